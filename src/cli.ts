@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+/**
+ * The `svc` command. Every role runs from the same binary: `svc serve` (default), `svc worker`,
+ * `svc migrate`; later capabilities add their own subcommands to COMMANDS.
+ * Exit codes: 0 done, 1 failed, 2 bad usage or configuration.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
+import { closeOnSignals, createLogger, startServer, startWorker } from './main.js';
+import { VERSION } from './version.js';
+
+export class UsageError extends Error {}
+
+interface Command {
+  summary: string;
+  usage: string;
+  run(args: string[], config: Config, out: (line: string) => void): Promise<number | 'running'>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    summary: 'serve the HTTP API (and, embedded, the background jobs)',
+    usage: 'svc serve',
+    async run(args, config, out) {
+      parseArgs({ args, options: {}, strict: true });
+      const server = await startServer(config);
+      closeOnSignals(server, config.shutdownTimeoutMs);
+      out(`svc ${VERSION} listening on ${server.url} (database: ${server.db.engine})`);
+      out(`  API reference: ${server.url}/docs   OpenAPI: ${server.url}/openapi.json`);
+      return 'running';
+    },
+  },
+  worker: {
+    summary: 'run background jobs only (collector, alerts, ingest consumers)',
+    usage: 'svc worker',
+    async run(args, config) {
+      parseArgs({ args, options: {}, strict: true });
+      const worker = await startWorker(config);
+      closeOnSignals(worker, config.shutdownTimeoutMs);
+      return 'running';
+    },
+  },
+  migrate: {
+    summary: 'apply pending database migrations (--status: list them, change nothing)',
+    usage: 'svc migrate [--status]',
+    async run(args, config, out) {
+      const { values } = parseArgs({ args, options: { status: { type: 'boolean', default: false } }, strict: true });
+      const db = await connectDb(config);
+      try {
+        const migrations = loadMigrations();
+        if (values.status) {
+          const status = await migrationStatus(db, migrations);
+          for (const m of migrations) out(`${status.applied.includes(m.version) ? 'applied' : 'pending'}  ${m.file}`);
+          return 0;
+        }
+        const log = createLogger(config);
+        const applied = await migrate(db, { migrations, onApplied: (m, ms) => log.info({ migration: m.file, ms: Math.round(ms) }, 'migration applied') });
+        out(applied.length === 0 ? `database is up to date (${migrations.length} migrations)` : `applied ${applied.length} migration(s)`);
+        return 0;
+      } finally {
+        await db.close();
+      }
+    },
+  },
+};
+
+function help(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.usage.length));
+  return [
+    `svc ${VERSION}: game analytics and market intelligence for Roblox creators`,
+    '',
+    'Usage: svc <command> [options]   (configuration comes from environment variables; see README)',
+    '',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
+    `  ${'svc help'.padEnd(width)}  this text`,
+  ].join('\n');
+}
+
+export async function runCli(
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>>,
+  io: { out: (line: string) => void; err: (line: string) => void },
+): Promise<number | 'running'> {
+  const [name = 'serve', ...rest] = argv;
+  if (name === 'help' || name === '--help' || name === '-h') {
+    io.out(help());
+    return 0;
+  }
+  if (name === '--version' || name === 'version') {
+    io.out(VERSION);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`svc: unknown command "${name}"\n\n${help()}`);
+    return 2;
+  }
+  try {
+    const config = loadConfig(env);
+    return await command.run(rest, config, io.out);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.err(`svc: invalid configuration: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`svc ${name}: ${err.message}\nusage: ${command.usage}`);
+      return 2;
+    }
+    if (err instanceof MigrationError) {
+      io.err(`svc: ${err.message}`);
+      return 1;
+    }
+    io.err(`svc ${name} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+function isEntryPoint(): boolean {
+  const invoked = process.argv[1];
+  if (!invoked) return false;
+  try {
+    return realpathSync(invoked) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  runCli(process.argv.slice(2), process.env, {
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
+  }).then((code) => {
+    if (code !== 'running') process.exitCode = code;
+  });
+}

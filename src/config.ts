@@ -1,0 +1,154 @@
+/**
+ * Configuration: the ONLY module that reads `process.env` (through `loadConfig(env)`).
+ * Every variable is parsed and validated here, once, at start-up; a bad value stops the process
+ * with a message that names the variable. Nothing else in the code base looks at the environment.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const PLATFORM_SOURCES = ['simulated', 'roblox'] as const;
+export type PlatformSourceName = (typeof PLATFORM_SOURCES)[number];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly natsUrl: string | undefined;
+  readonly platformSource: PlatformSourceName;
+  /** Set when JWT_SECRET was given; otherwise `resolveJwtSecret` reads or creates one in DATA_DIR. */
+  readonly jwtSecret: string | undefined;
+  readonly publicUrl: string;
+  readonly logLevel: LogLevel;
+  /** How long a graceful shutdown may take before the process exits anyway. */
+  readonly shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** One row per variable: the README's configuration table is this list. */
+export const CONFIG_VARIABLES = [
+  ['PORT', '8080', 'HTTP port (0 picks a free one)'],
+  ['HOST', 'localhost', 'interface to listen on; 0.0.0.0 to accept outside connections'],
+  ['DATA_DIR', './data', 'embedded database (DATA_DIR/pg), generated secrets'],
+  ['DATABASE_URL', '(unset: embedded PGlite)', 'PostgreSQL 15+ connection URL'],
+  ['REDIS_URL', '(unset: in-memory)', 'Redis for rate limits and shared caches'],
+  ['NATS_URL', '(unset: in-process queue)', 'NATS JetStream for the ingest queue'],
+  ['PLATFORM_SOURCE', 'simulated', '`simulated` market or the public `roblox` web APIs'],
+  ['JWT_SECRET', '(generated into DATA_DIR)', 'at least 32 characters; set it when several hosts serve'],
+  ['PUBLIC_URL', 'http://localhost:PORT', 'the address users reach; https enables Secure cookies'],
+  ['LOG_LEVEL', 'info', LOG_LEVELS.join(' | ')],
+  ['SHUTDOWN_TIMEOUT_MS', '10000', 'grace period for in-flight requests on SIGTERM/SIGINT'],
+] as const;
+
+function read(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const trimmed = raw.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = raw.toLowerCase();
+  const match = allowed.find((a) => a === value);
+  if (!match) throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+  return match;
+}
+
+/** Validates a URL and its scheme; the value itself is never echoed (it may carry a password). */
+function url(env: Env, name: string, schemes: readonly string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  for (const part of raw.split(',')) {
+    let parsed: URL;
+    try {
+      parsed = new URL(part.trim());
+    } catch {
+      throw new ConfigError(name, `is not a valid URL (expected ${schemes.map((s) => `${s}//…`).join(' or ')})`);
+    }
+    if (!schemes.includes(parsed.protocol)) {
+      throw new ConfigError(name, `must use ${schemes.join(' or ')} (got "${parsed.protocol}")`);
+    }
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const host = read(env, 'HOST') ?? 'localhost';
+  const dataDir = resolve(read(env, 'DATA_DIR') ?? './data');
+  const jwtSecret = read(env, 'JWT_SECRET');
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    throw new ConfigError('JWT_SECRET', `must be at least 32 characters (got ${jwtSecret.length})`);
+  }
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port || 8080}`;
+  if (publicUrl.includes(',')) throw new ConfigError('PUBLIC_URL', 'must be a single URL');
+  return Object.freeze({
+    port,
+    host,
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    natsUrl: url(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']),
+    platformSource: oneOf(env, 'PLATFORM_SOURCE', PLATFORM_SOURCES, 'simulated'),
+    jwtSecret,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+  });
+}
+
+/**
+ * The signing secret: JWT_SECRET when set, else a random one generated on first use and kept in
+ * DATA_DIR/jwt-secret (mode 0600), so sessions survive restarts of a single-host install.
+ */
+export function resolveJwtSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>): string {
+  if (config.jwtSecret) return config.jwtSecret;
+  return readOrCreateSecret(config.dataDir, 'jwt-secret');
+}
+
+/** Reads DATA_DIR/<name>, creating it with 48 random bytes (base64url) when absent. */
+export function readOrCreateSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, name);
+  try {
+    const existing = readFileSync(file, 'utf8').trim();
+    if (existing.length >= 32) return existing;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  try {
+    // 'wx' fails if another process created it in the meantime; then theirs wins.
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * HTTP plumbing shared by every domain: the error handler ({detail, code}), the OpenAPI document,
+ * request ids, logging setup, health and readiness. Domains register their own routes in app.ts;
+ * nothing here knows about markets, games or accounts.
+ */
+export { isDependencyUnavailable, registerErrorHandling, toErrorReply } from './error-handler.js';
+export { registerHealthRoutes } from './health.routes.js';
+export { loggerOptions, REDACT_PATHS } from './logger.js';
+export { filterByPrefix, registerOpenApi } from './openapi.js';
+export { ErrorRef, ErrorResponse, errorResponses } from './schemas.js';

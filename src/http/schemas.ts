@@ -1,0 +1,19 @@
+import { Type } from 'typebox';
+
+/** Every error body: `{detail, code}` (spec/DECISIONS.md §1), sometimes with a field or plan. */
+export const ErrorResponse = Type.Object(
+  {
+    detail: Type.String({ description: 'A sentence a person can read.' }),
+    code: Type.String({ description: 'Stable snake_case machine code (see DECISIONS §1).' }),
+    field: Type.Optional(Type.String({ description: 'With 422: the offending field, e.g. `body.email`.' })),
+    required_plan: Type.Optional(Type.String({ description: 'With 403 plan_upgrade_required: the plan needed.' })),
+  },
+  { $id: 'ErrorResponse', title: 'ErrorResponse', additionalProperties: false },
+);
+
+export const ErrorRef = Type.Ref('ErrorResponse');
+
+/** Shared response entries for the error statuses most routes can return. */
+export function errorResponses(...statuses: number[]): Record<number, typeof ErrorRef> {
+  return Object.fromEntries(statuses.map((s) => [s, ErrorRef]));
+}

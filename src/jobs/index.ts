@@ -1,0 +1,6 @@
+/**
+ * Scheduled work. The scheduler owns when jobs run and that runs never overlap across processes;
+ * each job is `run(now)` and only calls domain services: no business rules live here.
+ */
+export { jobStates } from './jobs.repo.js';
+export { type Job, Scheduler, type SchedulerDeps } from './scheduler.js';

@@ -1,0 +1,148 @@
+/**
+ * Composition root: loadConfig → open db → migrate → start roles; graceful close.
+ * `serve` runs HTTP (and, embedded, the background jobs); `worker` runs background jobs only.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
+import { buildApp } from './app.js';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { connectDb, type Db, migrate } from './db/index.js';
+import { loggerOptions } from './http/index.js';
+import { type Job, Scheduler } from './jobs/index.js';
+
+export interface StartOptions {
+  clock?: Clock;
+  logStream?: DestinationStream;
+  /** Extra routes or hooks before listening (tests add slow routes to test shutdown). */
+  configure?: (app: FastifyInstance) => void | Promise<void>;
+  /** Background jobs to schedule; later issues register the collector, alerts, forecasts here. */
+  jobs?: Job[];
+}
+
+export interface Running {
+  db: Db;
+  scheduler: Scheduler;
+  log: FastifyBaseLogger;
+  close(reason?: string): Promise<void>;
+}
+
+export interface RunningServer extends Running {
+  app: FastifyInstance;
+  /** Where the server listens, e.g. http://127.0.0.1:8080 */
+  url: string;
+}
+
+export function createLogger(config: Pick<Config, 'logLevel'>, stream?: DestinationStream): FastifyBaseLogger {
+  const { stream: dest, ...options } = loggerOptions({ level: config.logLevel, ...(stream ? { stream } : {}) });
+  return (dest ? pino(options, dest) : pino(options)) as unknown as FastifyBaseLogger;
+}
+
+/** Opens the database and applies pending migrations (throws MigrationError on failure). */
+export async function openDatabase(config: Config, log: Pick<FastifyBaseLogger, 'info'>): Promise<Db> {
+  const db = await connectDb(config);
+  try {
+    await migrate(db, {
+      onApplied: (m, ms) => log.info({ migration: m.file, ms: Math.round(ms) }, 'migration applied'),
+    });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+function once(fn: (reason?: string) => Promise<void>): (reason?: string) => Promise<void> {
+  let pending: Promise<void> | undefined;
+  return (reason) => {
+    pending ??= fn(reason);
+    return pending;
+  };
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const clock = options.clock ?? systemClock;
+  const bootLog = createLogger(config, options.logStream);
+  const db = await openDatabase(config, bootLog);
+  const app = await buildApp({ config, db, clock, ...(options.logStream ? { logStream: options.logStream } : {}) });
+  await options.configure?.(app);
+  const scheduler = new Scheduler({ db, clock, log: app.log });
+  for (const job of options.jobs ?? []) scheduler.add(job);
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await app.close();
+    await db.close();
+    throw err;
+  }
+  scheduler.start();
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const close = once(async (reason) => {
+    app.log.info({ reason }, 'shutting down: no new connections, finishing requests in flight');
+    await app.close(); // stops accepting, waits for in-flight requests
+    await scheduler.stop();
+    await db.close();
+    app.log.info('shutdown complete');
+  });
+  return { app, db, scheduler, log: app.log, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, close };
+}
+
+export async function startWorker(config: Config, options: StartOptions = {}): Promise<Running> {
+  const clock = options.clock ?? systemClock;
+  const log = createLogger(config, options.logStream);
+  const db = await openDatabase(config, log);
+  const scheduler = new Scheduler({ db, clock, log });
+  for (const job of options.jobs ?? []) scheduler.add(job);
+  scheduler.start();
+  log.info({ jobs: scheduler.jobNames }, 'worker started');
+  const close = once(async (reason) => {
+    log.info({ reason }, 'worker shutting down: finishing running jobs');
+    await scheduler.stop();
+    await db.close();
+    log.info('shutdown complete');
+  });
+  return { db, scheduler, log, close };
+}
+
+/**
+ * SIGTERM/SIGINT: close gracefully; a second signal or the timeout forces the exit.
+ * Returns a function that removes the handlers (tests).
+ */
+export function closeOnSignals(
+  running: Pick<Running, 'close' | 'log'>,
+  timeoutMs: number,
+  exit: (code: number) => void = (code) => process.exit(code),
+): () => void {
+  const handler = (signal: NodeJS.Signals) => {
+    if (shuttingDown) {
+      running.log.warn({ signal }, 'second signal: exiting now');
+      exit(1);
+      return;
+    }
+    shuttingDown = true;
+    const timer = setTimeout(() => {
+      running.log.error({ timeoutMs }, 'graceful shutdown timed out: exiting');
+      exit(1);
+    }, timeoutMs);
+    timer.unref();
+    running
+      .close(signal)
+      .then(() => {
+        clearTimeout(timer);
+        exit(0);
+      })
+      .catch((err: unknown) => {
+        running.log.error({ err }, 'shutdown failed');
+        exit(1);
+      });
+  };
+  let shuttingDown = false;
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+  return () => {
+    process.off('SIGTERM', handler);
+    process.off('SIGINT', handler);
+  };
+}

@@ -1,0 +1,58 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { type Clock, systemClock } from '../../src/clock.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { Engine } from '../../src/db/index.js';
+import { migratedDb, type TestDb } from './db.js';
+
+/** Collects the app's JSON log lines so tests can assert what was (and was not) logged. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  }
+  get text(): string {
+    return this.lines.join('\n');
+  }
+  records(): Record<string, unknown>[] {
+    return this.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  testDb: TestDb;
+  config: Config;
+  logs: LogCapture;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  engine?: Engine;
+  clock?: Clock;
+  /** Register extra routes before the app is ready. */
+  configure?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+/** The real app on a fresh, migrated database (PGlite in memory unless `engine` says otherwise). */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const testDb = await migratedDb(options.engine ?? 'pglite');
+  const config = loadConfig({ LOG_LEVEL: 'info', JWT_SECRET: 'test-secret-0123456789abcdef0123456789', ...options.env });
+  const logs = new LogCapture();
+  const app = await buildApp({ config, db: testDb.db, clock: options.clock ?? systemClock, logStream: logs });
+  await options.configure?.(app);
+  await app.ready();
+  return {
+    app,
+    testDb,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      await testDb.dispose();
+    },
+  };
+}
