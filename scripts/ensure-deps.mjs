@@ -7,7 +7,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 const root = new URL('..', import.meta.url);
 const lockFile = new URL('package-lock.json', root);
 const stamp = new URL('node_modules/.svc-deps-stamp', root);
-const want = existsSync(lockFile) ? createHash('sha256').update(readFileSync(lockFile)).digest('hex') : 'no-lock';
+const want = existsSync(lockFile)
+  ? createHash('sha256').update(readFileSync(lockFile)).digest('hex')
+  : 'no-lock';
 const have = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
 
 if (have !== want) {

@@ -11,7 +11,13 @@ import type { DestinationStream } from 'pino';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db, Migration } from './db/index.js';
-import { ErrorResponse, loggerOptions, registerErrorHandling, registerHealthRoutes, registerOpenApi } from './http/index.js';
+import {
+  ErrorResponse,
+  loggerOptions,
+  registerErrorHandling,
+  registerHealthRoutes,
+  registerOpenApi,
+} from './http/index.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -35,7 +41,10 @@ function requestId(req: IncomingMessage): string {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions({ level: deps.config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) }),
+    logger: loggerOptions({
+      level: deps.config.logLevel,
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
+    }),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
@@ -43,7 +52,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false } },
+    ajv: {
+      customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {

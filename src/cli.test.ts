@@ -8,7 +8,11 @@ import { openPglite } from './db/index.js';
 async function run(argv: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, { LOG_LEVEL: 'silent', ...env }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  const code = await runCli(
+    argv,
+    { LOG_LEVEL: 'silent', ...env },
+    { out: (l) => out.push(l), err: (l) => err.push(l) },
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -24,7 +28,10 @@ describe('svc CLI', () => {
   });
 
   it('exits 2 on an unknown command, an unknown flag and a bad variable', async () => {
-    expect(await run(['frobnicate'])).toMatchObject({ code: 2, err: expect.stringContaining('unknown command "frobnicate"') });
+    expect(await run(['frobnicate'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('unknown command "frobnicate"'),
+    });
     expect(await run(['migrate', '--force'], { DATA_DIR: dataDir() })).toMatchObject({
       code: 2,
       err: expect.stringContaining("svc migrate: Unknown option '--force'"),
@@ -39,8 +46,16 @@ describe('svc CLI', () => {
   it('migrates an empty embedded database, then reports it up to date', async () => {
     const DATA_DIR = dataDir();
     expect(await run(['migrate'], { DATA_DIR })).toEqual({ code: 0, out: 'applied 1 migration(s)', err: '' });
-    expect(await run(['migrate'], { DATA_DIR })).toEqual({ code: 0, out: 'database is up to date (1 migrations)', err: '' });
-    expect(await run(['migrate', '--status'], { DATA_DIR })).toEqual({ code: 0, out: 'applied  0001_job_state.sql', err: '' });
+    expect(await run(['migrate'], { DATA_DIR })).toEqual({
+      code: 0,
+      out: 'database is up to date (1 migrations)',
+      err: '',
+    });
+    expect(await run(['migrate', '--status'], { DATA_DIR })).toEqual({
+      code: 0,
+      out: 'applied  0001_job_state.sql',
+      err: '',
+    });
   });
 
   it('exits 1 naming the migration when one fails', async () => {
@@ -50,7 +65,9 @@ describe('svc CLI', () => {
     await db.close();
     const r = await run(['migrate'], { DATA_DIR });
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^svc: migration 0001_job_state\.sql failed and was rolled back: .*job_state.*already exists/);
+    expect(r.err).toMatch(
+      /^svc: migration 0001_job_state\.sql failed and was rolled back: .*job_state.*already exists/,
+    );
   });
 
   it('exits 1 when the database cannot be reached', async () => {

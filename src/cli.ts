@@ -47,18 +47,30 @@ const COMMANDS: Record<string, Command> = {
     summary: 'apply pending database migrations (--status: list them, change nothing)',
     usage: 'svc migrate [--status]',
     async run(args, config, out) {
-      const { values } = parseArgs({ args, options: { status: { type: 'boolean', default: false } }, strict: true });
+      const { values } = parseArgs({
+        args,
+        options: { status: { type: 'boolean', default: false } },
+        strict: true,
+      });
       const db = await connectDb(config);
       try {
         const migrations = loadMigrations();
         if (values.status) {
           const status = await migrationStatus(db, migrations);
-          for (const m of migrations) out(`${status.applied.includes(m.version) ? 'applied' : 'pending'}  ${m.file}`);
+          for (const m of migrations)
+            out(`${status.applied.includes(m.version) ? 'applied' : 'pending'}  ${m.file}`);
           return 0;
         }
         const log = createLogger(config);
-        const applied = await migrate(db, { migrations, onApplied: (m, ms) => log.info({ migration: m.file, ms: Math.round(ms) }, 'migration applied') });
-        out(applied.length === 0 ? `database is up to date (${migrations.length} migrations)` : `applied ${applied.length} migration(s)`);
+        const applied = await migrate(db, {
+          migrations,
+          onApplied: (m, ms) => log.info({ migration: m.file, ms: Math.round(ms) }, 'migration applied'),
+        });
+        out(
+          applied.length === 0
+            ? `database is up to date (${migrations.length} migrations)`
+            : `applied ${applied.length} migration(s)`,
+        );
         return 0;
       } finally {
         await db.close();

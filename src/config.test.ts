@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, resolveJwtSecret } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 
 function configError(env: Record<string, string>): ConfigError {
   try {
@@ -63,22 +63,49 @@ describe('loadConfig', () => {
   });
 
   it('treats empty values as unset', () => {
-    expect(loadConfig({ PORT: '', DATABASE_URL: '  ' })).toMatchObject({ port: 8080, databaseUrl: undefined });
+    expect(loadConfig({ PORT: '', DATABASE_URL: '  ' })).toMatchObject({
+      port: 8080,
+      databaseUrl: undefined,
+    });
   });
 
   it.each([
     [{ PORT: 'abc' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "abc")'],
     [{ PORT: '70000' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "70000")'],
     [{ PORT: '-1' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "-1")'],
-    [{ PLATFORM_SOURCE: 'steam' }, 'PLATFORM_SOURCE', 'PLATFORM_SOURCE must be one of simulated, roblox (got "steam")'],
-    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
-    [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL', 'DATABASE_URL must use postgres: or postgresql: (got "mysql:")'],
-    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL', 'DATABASE_URL is not a valid URL (expected postgres://… or postgresql://…)'],
+    [
+      { PLATFORM_SOURCE: 'steam' },
+      'PLATFORM_SOURCE',
+      'PLATFORM_SOURCE must be one of simulated, roblox (got "steam")',
+    ],
+    [
+      { LOG_LEVEL: 'loud' },
+      'LOG_LEVEL',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    ],
+    [
+      { DATABASE_URL: 'mysql://x@y/z' },
+      'DATABASE_URL',
+      'DATABASE_URL must use postgres: or postgresql: (got "mysql:")',
+    ],
+    [
+      { DATABASE_URL: 'not a url' },
+      'DATABASE_URL',
+      'DATABASE_URL is not a valid URL (expected postgres://… or postgresql://…)',
+    ],
     [{ REDIS_URL: 'http://cache' }, 'REDIS_URL', 'REDIS_URL must use redis: or rediss: (got "http:")'],
-    [{ NATS_URL: 'nats://ok:4222,http://bad' }, 'NATS_URL', 'NATS_URL must use nats: or tls: or ws: or wss: (got "http:")'],
+    [
+      { NATS_URL: 'nats://ok:4222,http://bad' },
+      'NATS_URL',
+      'NATS_URL must use nats: or tls: or ws: or wss: (got "http:")',
+    ],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET', 'JWT_SECRET must be at least 32 characters (got 5)'],
     [{ PUBLIC_URL: 'ftp://svc' }, 'PUBLIC_URL', 'PUBLIC_URL must use http: or https: (got "ftp:")'],
-    [{ SHUTDOWN_TIMEOUT_MS: '5' }, 'SHUTDOWN_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 600000 (got "5")'],
+    [
+      { SHUTDOWN_TIMEOUT_MS: '5' },
+      'SHUTDOWN_TIMEOUT_MS',
+      'SHUTDOWN_TIMEOUT_MS must be an integer from 100 to 600000 (got "5")',
+    ],
   ])('rejects %o naming the variable', (env, variable, message) => {
     const err = configError(env);
     expect(err.variable).toBe(variable);
@@ -103,5 +130,15 @@ describe('resolveJwtSecret', () => {
     expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8').trim()).toBe(first);
     expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o777).toBe(0o600);
     expect(resolveJwtSecret({ jwtSecret: undefined, dataDir })).toBe(first);
+  });
+});
+
+describe('README', () => {
+  it('documents every configuration variable with its default', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const [name, fallback] of CONFIG_VARIABLES) {
+      const escaped = fallback.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      expect(readme).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|\\s*${escaped}\\s*\\|`));
+    }
   });
 });

@@ -89,7 +89,10 @@ function url(env: Env, name: string, schemes: readonly string[]): string | undef
     try {
       parsed = new URL(part.trim());
     } catch {
-      throw new ConfigError(name, `is not a valid URL (expected ${schemes.map((s) => `${s}//…`).join(' or ')})`);
+      throw new ConfigError(
+        name,
+        `is not a valid URL (expected ${schemes.map((s) => `${s}//…`).join(' or ')})`,
+      );
     }
     if (!schemes.includes(parsed.protocol)) {
       throw new ConfigError(name, `must use ${schemes.join(' or ')} (got "${parsed.protocol}")`);

@@ -39,18 +39,24 @@ export const errors = {
   notAuthenticated: (detail = 'Authentication is required.') =>
     new AppError(401, 'not_authenticated', detail, { headers: { 'WWW-Authenticate': 'Bearer' } }),
   tokenInvalid: (detail = 'The access token is invalid, expired or revoked.') =>
-    new AppError(401, 'token_invalid', detail, { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } }),
+    new AppError(401, 'token_invalid', detail, {
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    }),
   forbidden: (code: string, detail: string, fields?: AppErrorOptions['fields']) =>
     new AppError(403, code, detail, fields ? { fields } : {}),
   notFound: (detail = 'Not found.') => new AppError(404, 'not_found', detail),
   conflict: (code: string, detail: string) => new AppError(409, code, detail),
-  payloadTooLarge: (detail = 'The request body is too large.') => new AppError(413, 'payload_too_large', detail),
+  payloadTooLarge: (detail = 'The request body is too large.') =>
+    new AppError(413, 'payload_too_large', detail),
   unsupportedMediaType: (detail: string) => new AppError(415, 'unsupported_media_type', detail),
-  validation: (field: string, detail: string) => new AppError(422, 'validation_failed', detail, { fields: { field } }),
+  validation: (field: string, detail: string) =>
+    new AppError(422, 'validation_failed', detail, { fields: { field } }),
   unprocessable: (code: string, detail: string, field?: string) =>
     new AppError(422, code, detail, field ? { fields: { field } } : {}),
   rateLimited: (retryAfterSeconds: number, detail = 'Too many requests; slow down.') =>
-    new AppError(429, 'rate_limited', detail, { headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) } }),
+    new AppError(429, 'rate_limited', detail, {
+      headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    }),
   unavailable: (detail: string, retryAfterSeconds = 5, cause?: unknown) =>
     new AppError(503, 'temporarily_unavailable', detail, {
       headers: { 'Retry-After': String(retryAfterSeconds) },

@@ -42,16 +42,19 @@ describe('graceful shutdown', () => {
     const gate = new Promise<void>((r) => {
       release = r;
     });
-    server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir(), LOG_LEVEL: 'info' }), {
-      logStream: new LogCapture(),
-      configure(app) {
-        app.get('/slow', async () => {
-          entered();
-          await gate;
-          return { done: true };
-        });
+    server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir(), LOG_LEVEL: 'info' }),
+      {
+        logStream: new LogCapture(),
+        configure(app) {
+          app.get('/slow', async () => {
+            entered();
+            await gate;
+            return { done: true };
+          });
+        },
       },
-    });
+    );
     const url = server.url;
     expect(await get(`${url}/readyz`)).toMatchObject({ status: 200 });
 
@@ -78,7 +81,11 @@ describe('graceful shutdown', () => {
     const exits: number[] = [];
     const closed: string[] = [];
     const log = { info() {}, warn() {}, error() {} } as never;
-    const off = closeOnSignals({ log, close: async (reason) => void closed.push(String(reason)) }, 1000, (c) => exits.push(c));
+    const off = closeOnSignals(
+      { log, close: async (reason) => void closed.push(String(reason)) },
+      1000,
+      (c) => exits.push(c),
+    );
     process.emit('SIGTERM', 'SIGTERM');
     await new Promise((r) => setTimeout(r, 10));
     off();
@@ -86,7 +93,9 @@ describe('graceful shutdown', () => {
     expect(exits).toEqual([0]);
 
     const stuckExits: number[] = [];
-    const offStuck = closeOnSignals({ log, close: () => new Promise(() => {}) }, 100, (c) => stuckExits.push(c));
+    const offStuck = closeOnSignals({ log, close: () => new Promise(() => {}) }, 100, (c) =>
+      stuckExits.push(c),
+    );
     process.emit('SIGINT', 'SIGINT');
     await new Promise((r) => setTimeout(r, 200));
     offStuck();
@@ -102,7 +111,14 @@ describe('the svc process', () => {
 
   it('serves, then shuts down cleanly on SIGTERM with exit code 0', async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir(), LOG_LEVEL: 'info', DATABASE_URL: '' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: tempDir(),
+        LOG_LEVEL: 'info',
+        DATABASE_URL: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -33,8 +33,14 @@ export interface RunningServer extends Running {
   url: string;
 }
 
-export function createLogger(config: Pick<Config, 'logLevel'>, stream?: DestinationStream): FastifyBaseLogger {
-  const { stream: dest, ...options } = loggerOptions({ level: config.logLevel, ...(stream ? { stream } : {}) });
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  stream?: DestinationStream,
+): FastifyBaseLogger {
+  const { stream: dest, ...options } = loggerOptions({
+    level: config.logLevel,
+    ...(stream ? { stream } : {}),
+  });
   return (dest ? pino(options, dest) : pino(options)) as unknown as FastifyBaseLogger;
 }
 
@@ -64,7 +70,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? systemClock;
   const bootLog = createLogger(config, options.logStream);
   const db = await openDatabase(config, bootLog);
-  const app = await buildApp({ config, db, clock, ...(options.logStream ? { logStream: options.logStream } : {}) });
+  const app = await buildApp({
+    config,
+    db,
+    clock,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
   await options.configure?.(app);
   const scheduler = new Scheduler({ db, clock, log: app.log });
   for (const job of options.jobs ?? []) scheduler.add(job);
@@ -86,7 +97,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await db.close();
     app.log.info('shutdown complete');
   });
-  return { app, db, scheduler, log: app.log, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, close };
+  return {
+    app,
+    db,
+    scheduler,
+    log: app.log,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close,
+  };
 }
 
 export async function startWorker(config: Config, options: StartOptions = {}): Promise<Running> {

@@ -4,7 +4,14 @@
  * its own SQL and uses `Db`/`Tx` from here.
  */
 export { connectDb } from './connect.js';
-export type { Db, Engine, QueryResult, Queryable, Tx } from './db.js';
-export { loadMigrations, MIGRATIONS_DIR, type Migration, MigrationError, migrate, migrationStatus } from './migrate.js';
+export type { Db, Engine, Queryable, QueryResult, Tx } from './db.js';
+export {
+  loadMigrations,
+  MIGRATIONS_DIR,
+  type Migration,
+  MigrationError,
+  migrate,
+  migrationStatus,
+} from './migrate.js';
 export { openPglite } from './pglite.js';
 export { openPostgres } from './postgres.js';

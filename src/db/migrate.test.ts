@@ -17,7 +17,9 @@ describe('loadMigrations', () => {
     const migrations = loadMigrations();
     expect(migrations.length).toBeGreaterThan(0);
     expect(migrations[0]).toMatchObject({ version: 1, name: 'job_state', file: '0001_job_state.sql' });
-    expect(migrations.map((m) => m.version)).toEqual([...migrations.map((m) => m.version)].sort((a, b) => a - b));
+    expect(migrations.map((m) => m.version)).toEqual(
+      [...migrations.map((m) => m.version)].sort((a, b) => a - b),
+    );
     for (const m of migrations) expect(m.checksum).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -25,9 +27,9 @@ describe('loadMigrations', () => {
     expect(() => loadMigrations(migrationsDir({ 'init.sql': 'SELECT 1;' }))).toThrow(
       'init.sql: migration files are named NNNN_snake_name.sql',
     );
-    expect(() => loadMigrations(migrationsDir({ '0001_a.sql': 'SELECT 1;', '0001_b.sql': 'SELECT 1;' }))).toThrow(
-      '0001_b.sql: version 0001 is used twice (also 0001_a.sql)',
-    );
+    expect(() =>
+      loadMigrations(migrationsDir({ '0001_a.sql': 'SELECT 1;', '0001_b.sql': 'SELECT 1;' })),
+    ).toThrow('0001_b.sql: version 0001 is used twice (also 0001_a.sql)');
   });
 });
 
@@ -62,7 +64,9 @@ describe.each(testEngines())('migrations on %s', (engine) => {
       const migrations = loadMigrations(dir);
       const err = await migrate(x.db, { migrations }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(MigrationError);
-      expect((err as Error).message).toMatch(/^migration 0002_broken\.sql failed and was rolled back: .*missing_table/);
+      expect((err as Error).message).toMatch(
+        /^migration 0002_broken\.sql failed and was rolled back: .*missing_table/,
+      );
       const tables = await x.db.query<{ good: string | null; half: string | null }>(
         "SELECT to_regclass('good_table')::text AS good, to_regclass('half_done')::text AS half",
       );
@@ -76,7 +80,9 @@ describe.each(testEngines())('migrations on %s', (engine) => {
   it('refuses to run when an applied migration file was edited', async () => {
     const x = await emptyDb(engine);
     try {
-      await migrate(x.db, { migrations: loadMigrations(migrationsDir({ '0001_a.sql': 'CREATE TABLE a (id int);' })) });
+      await migrate(x.db, {
+        migrations: loadMigrations(migrationsDir({ '0001_a.sql': 'CREATE TABLE a (id int);' })),
+      });
       const edited = loadMigrations(migrationsDir({ '0001_a.sql': 'CREATE TABLE a (id bigint);' }));
       await expect(migrate(x.db, { migrations: edited })).rejects.toThrow(
         '0001_a.sql was changed after it was applied; add a new migration instead of editing an applied one',

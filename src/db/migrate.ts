@@ -75,12 +75,16 @@ export interface MigrationStatus {
 }
 
 /** What is applied and what is pending; throws if an applied file was changed since. */
-export async function migrationStatus(db: Db, migrations: Migration[] = loadMigrations()): Promise<MigrationStatus> {
+export async function migrationStatus(
+  db: Db,
+  migrations: Migration[] = loadMigrations(),
+): Promise<MigrationStatus> {
   const exists = await db.query<{ found: string | null }>(
     "SELECT to_regclass('schema_migrations')::text AS found",
   );
   const rows = exists.rows[0]?.found
-    ? (await db.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version')).rows
+    ? (await db.query<AppliedRow>('SELECT version, name, checksum FROM schema_migrations ORDER BY version'))
+        .rows
     : [];
   const byVersion = new Map(rows.map((r) => [r.version, r]));
   for (const m of migrations) {
@@ -91,7 +95,10 @@ export async function migrationStatus(db: Db, migrations: Migration[] = loadMigr
       );
     }
   }
-  return { applied: rows.map((r) => r.version), pending: migrations.filter((m) => !byVersion.has(m.version)) };
+  return {
+    applied: rows.map((r) => r.version),
+    pending: migrations.filter((m) => !byVersion.has(m.version)),
+  };
 }
 
 export interface MigrateOptions {

@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { Db, QueryResult, Queryable, Tx } from './db.js';
+import type { Db, Queryable, QueryResult, Tx } from './db.js';
 import { OID, parseDate, parseInt8, parseNumberArray, parseNumeric } from './types.js';
 
 const parsers = {

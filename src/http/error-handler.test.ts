@@ -55,7 +55,10 @@ describe('error mapping', () => {
   });
 
   it('refuses prototype-poisoning keys with 400', async () => {
-    for (const body of ['{"__proto__":{}}', '{"name":"x","count":1,"constructor":{"prototype":{"polluted":1}}}']) {
+    for (const body of [
+      '{"__proto__":{}}',
+      '{"name":"x","count":1,"constructor":{"prototype":{"polluted":1}}}',
+    ]) {
       const res = await post(body);
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('invalid_json');
@@ -66,7 +69,10 @@ describe('error mapping', () => {
   it('answers an empty JSON body with 400', async () => {
     const res = await post('');
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: 'The request body is empty but content-type is application/json.', code: 'invalid_json' });
+    expect(res.json()).toEqual({
+      detail: 'The request body is empty but content-type is application/json.',
+      code: 'invalid_json',
+    });
   });
 
   it('answers an unknown path with 404 {detail, code}', async () => {
@@ -79,7 +85,10 @@ describe('error mapping', () => {
     const big = JSON.stringify({ name: 'x'.repeat(10 * 1024 * 1024), count: 1 });
     const res = await post(big);
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toEqual({ detail: 'The request body is larger than this endpoint accepts.', code: 'payload_too_large' });
+    expect(res.json()).toEqual({
+      detail: 'The request body is larger than this endpoint accepts.',
+      code: 'payload_too_large',
+    });
   });
 
   it('answers an unsupported content-type with 415', async () => {
@@ -101,13 +110,25 @@ describe('error mapping', () => {
   });
 
   it('names a bad query parameter', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/test/echo?limit=0', payload: { name: 'x', count: 1 } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/test/echo?limit=0',
+      payload: { name: 'x', count: 1 },
+    });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ detail: 'query.limit must be >= 1', code: 'validation_failed', field: 'query.limit' });
+    expect(res.json()).toEqual({
+      detail: 'query.limit must be >= 1',
+      code: 'validation_failed',
+      field: 'query.limit',
+    });
   });
 
   it('masks a thrown bug as 500 without stack or message, and logs it', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/test/boom', headers: { 'x-request-id': 'req-boom-1' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/test/boom',
+      headers: { 'x-request-id': 'req-boom-1' },
+    });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({
       detail: 'An unexpected error occurred; quote request id req-boom-1 when reporting it.',
@@ -144,9 +165,17 @@ describe('request ids and headers', () => {
   });
 
   it('keeps a well-formed incoming X-Request-Id and replaces a malformed one', async () => {
-    const kept = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'abc-123' } });
+    const kept = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'abc-123' },
+    });
     expect(kept.headers['x-request-id']).toBe('abc-123');
-    const replaced = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id\n<script>' } });
+    const replaced = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id\n<script>' },
+    });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -162,7 +191,11 @@ describe('request ids and headers', () => {
     await t.app.inject({
       method: 'GET',
       url: '/test/boom',
-      headers: { authorization: 'Bearer tok-SECRET-1', cookie: 'svc_access=cookie-SECRET-2', 'x-api-key': 'key-SECRET-3' },
+      headers: {
+        authorization: 'Bearer tok-SECRET-1',
+        cookie: 'svc_access=cookie-SECRET-2',
+        'x-api-key': 'key-SECRET-3',
+      },
     });
     expect(t.logs.text).not.toMatch(/SECRET-\d/);
   });

@@ -3,7 +3,13 @@
  * spec/DECISIONS.md §1. Unexpected errors are logged with their stack and answered with a masked
  * 500 that carries only the request id, so nothing internal leaks to the caller.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaValidationError,
+} from 'fastify';
 import { AppError, errors } from '../errors.js';
 
 export interface ErrorBody {
@@ -30,7 +36,12 @@ const CODE_BY_STATUS: Record<number, string> = {
   431: 'headers_too_large',
 };
 
-const CONTEXT_NAMES: Record<string, string> = { querystring: 'query', params: 'path', body: 'body', headers: 'header' };
+const CONTEXT_NAMES: Record<string, string> = {
+  querystring: 'query',
+  params: 'path',
+  body: 'body',
+  headers: 'header',
+};
 
 /** `body` + `/events/0/type` → `body.events.0.type`; a missing property names itself. */
 export function validationField(context: string | undefined, issue: FastifySchemaValidationError): string {
@@ -39,7 +50,8 @@ export function validationField(context: string | undefined, issue: FastifySchem
     parts.push(segment.replace(/~1/g, '/').replace(/~0/g, '~'));
   }
   const params = issue.params as Record<string, unknown>;
-  if (issue.keyword === 'required' && typeof params.missingProperty === 'string') parts.push(params.missingProperty);
+  if (issue.keyword === 'required' && typeof params.missingProperty === 'string')
+    parts.push(params.missingProperty);
   if (issue.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
     parts.push(params.additionalProperty);
   }
@@ -61,22 +73,38 @@ export function isDependencyUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') {
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300'].includes(code)) {
+    if (
+      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '53300'].includes(code)
+    ) {
       return true;
     }
     if (/^08\w{3}$/.test(code)) return true; // SQLSTATE class 08: connection exception
   }
   const message = (err as { message?: unknown }).message;
-  return typeof message === 'string' && /Connection terminated|connection timeout|Cannot use a pool after calling end/i.test(message);
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|Cannot use a pool after calling end/i.test(message)
+  );
 }
 
 /** Maps any thrown value to a status, body and headers. Exported for unit tests. */
-export function toErrorReply(err: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string>; unexpected: boolean } {
+export function toErrorReply(
+  err: unknown,
+  requestId: string,
+): { status: number; body: ErrorBody; headers: Record<string, string>; unexpected: boolean } {
   if (err instanceof AppError) {
     if (err.status >= 500 && err.status !== 503) return masked(requestId);
-    return { status: err.status, body: { detail: err.detail, code: err.code, ...err.fields }, headers: err.headers, unexpected: false };
+    return {
+      status: err.status,
+      body: { detail: err.detail, code: err.code, ...err.fields },
+      headers: err.headers,
+      unexpected: false,
+    };
   }
-  const fe = err as Partial<FastifyError> & { validation?: FastifySchemaValidationError[]; validationContext?: string };
+  const fe = err as Partial<FastifyError> & {
+    validation?: FastifySchemaValidationError[];
+    validationContext?: string;
+  };
   if (Array.isArray(fe.validation) && fe.validation.length > 0) {
     const issue = fe.validation[0]!;
     const field = validationField(fe.validationContext, issue);
@@ -85,7 +113,11 @@ export function toErrorReply(err: unknown, requestId: string): { status: number;
   }
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return plain(400, 'invalid_json', 'The request body is not valid JSON (or uses a forbidden key such as __proto__).');
+      return plain(
+        400,
+        'invalid_json',
+        'The request body is not valid JSON (or uses a forbidden key such as __proto__).',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return plain(400, 'invalid_json', 'The request body is empty but content-type is application/json.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -99,7 +131,11 @@ export function toErrorReply(err: unknown, requestId: string): { status: number;
   }
   const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
-    return plain(status, CODE_BY_STATUS[status] ?? 'bad_request', fe.message || 'The request was not accepted.');
+    return plain(
+      status,
+      CODE_BY_STATUS[status] ?? 'bad_request',
+      fe.message || 'The request was not accepted.',
+    );
   }
   return masked(requestId);
 }
@@ -111,7 +147,10 @@ function plain(status: number, code: string, detail: string) {
 function masked(requestId: string) {
   return {
     status: 500,
-    body: { detail: `An unexpected error occurred; quote request id ${requestId} when reporting it.`, code: 'internal_error' },
+    body: {
+      detail: `An unexpected error occurred; quote request id ${requestId} when reporting it.`,
+      code: 'internal_error',
+    },
     headers: {},
     unexpected: true,
   };
@@ -125,7 +164,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.code(status).headers(headers).send(body);
   });
   app.setNotFoundHandler((request, reply) => {
-    const path = (request.url.split("?")[0] ?? "").slice(0, 200);
+    const path = (request.url.split('?')[0] ?? '').slice(0, 200);
     return reply.code(404).send({ detail: `No route matches ${request.method} ${path}.`, code: 'not_found' });
   });
 }

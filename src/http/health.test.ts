@@ -1,10 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildTestApp, LogCapture } from '../../test/helpers/app.js';
+import { emptyDb } from '../../test/helpers/db.js';
 import { buildApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
-import { buildTestApp } from '../../test/helpers/app.js';
-import { emptyDb } from '../../test/helpers/db.js';
-import { LogCapture } from '../../test/helpers/app.js';
 
 describe('health and readiness', () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -23,7 +22,12 @@ describe('health and readiness', () => {
 
   it('is not ready while migrations are pending', async () => {
     const x = await emptyDb('pglite');
-    const app = await buildApp({ config: loadConfig({}), db: x.db, clock: systemClock, logStream: new LogCapture() });
+    const app = await buildApp({
+      config: loadConfig({}),
+      db: x.db,
+      clock: systemClock,
+      logStream: new LogCapture(),
+    });
     cleanups.push(async () => {
       await app.close();
       await x.dispose();
@@ -31,7 +35,10 @@ describe('health and readiness', () => {
     const res = await app.inject({ url: '/readyz' });
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
-    expect(res.json()).toEqual({ detail: '1 database migration(s) are not applied yet.', code: 'temporarily_unavailable' });
+    expect(res.json()).toEqual({
+      detail: '1 database migration(s) are not applied yet.',
+      code: 'temporarily_unavailable',
+    });
     expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
   });
 

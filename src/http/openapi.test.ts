@@ -22,9 +22,13 @@ beforeAll(async () => {
         },
         async (request) => ({ id: (request.params as { id: number }).id }),
       );
-      app.get('/api/widgetsmith', { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } }, async () => ({
-        ok: true,
-      }));
+      app.get(
+        '/api/widgetsmith',
+        { schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } },
+        async () => ({
+          ok: true,
+        }),
+      );
     },
   });
 });
@@ -36,7 +40,12 @@ afterAll(async () => {
 async function getDoc(url: string) {
   const res = await t.app.inject({ method: 'GET', url });
   expect(res.statusCode).toBe(200);
-  return res.json() as { openapi: string; paths: Record<string, unknown>; components?: { schemas?: Record<string, unknown> }; tags?: { name: string }[] };
+  return res.json() as {
+    openapi: string;
+    paths: Record<string, unknown>;
+    components?: { schemas?: Record<string, unknown> };
+    tags?: { name: string }[];
+  };
 }
 
 describe('GET /openapi.json', () => {
@@ -46,8 +55,12 @@ describe('GET /openapi.json', () => {
     const result = await new Validator().validate(doc);
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz', '/openapi.json', '/api/widgets/{id}']));
-    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(expect.arrayContaining(['ErrorResponse', 'Widget']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/healthz', '/readyz', '/openapi.json', '/api/widgets/{id}']),
+    );
+    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(
+      expect.arrayContaining(['ErrorResponse', 'Widget']),
+    );
   });
 
   it('keeps only the paths under ?prefix= and the components they reference', async () => {

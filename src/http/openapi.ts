@@ -38,7 +38,8 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
     },
     refResolver: {
       // Shared schemas keep their $id as their component name (#/components/schemas/ErrorResponse).
-      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
@@ -49,9 +50,12 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
       schema: {
         tags: ['system'],
         summary: 'This OpenAPI 3.1 document',
-        description: 'With `prefix`, only the paths starting with it (at a path-segment boundary) and the components they reference.',
+        description:
+          'With `prefix`, only the paths starting with it (at a path-segment boundary) and the components they reference.',
         querystring: Type.Object({
-          prefix: Type.Optional(Type.String({ pattern: '^/', maxLength: 200, description: 'e.g. /api/auth' })),
+          prefix: Type.Optional(
+            Type.String({ pattern: '^/', maxLength: 200, description: 'e.g. /api/auth' }),
+          ),
         }),
         response: {
           200: Type.Object({}, { additionalProperties: true, description: 'An OpenAPI 3.1 document' }),
@@ -85,7 +89,9 @@ function collectRefs(node: unknown, into: Set<string>): void {
 
 /** Keeps the paths under `prefix` and, transitively, only the components they reference. */
 export function filterByPrefix(doc: OpenApiDoc, prefix: string): OpenApiDoc {
-  const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([path]) => matchesPrefix(path, prefix)));
+  const paths = Object.fromEntries(
+    Object.entries(doc.paths ?? {}).filter(([path]) => matchesPrefix(path, prefix)),
+  );
   const components = doc.components ?? {};
   const keep = new Set<string>();
   const queue: unknown[] = [paths];
@@ -102,9 +108,12 @@ export function filterByPrefix(doc: OpenApiDoc, prefix: string): OpenApiDoc {
   const filtered: Record<string, Record<string, Json>> = {};
   for (const [kind, entries] of Object.entries(components)) {
     // Security schemes are referenced by name from `security`, not by $ref: keep them all.
-    const kept = kind === 'securitySchemes'
-      ? entries
-      : Object.fromEntries(Object.entries(entries).filter(([name]) => keep.has(`#/components/${kind}/${name}`)));
+    const kept =
+      kind === 'securitySchemes'
+        ? entries
+        : Object.fromEntries(
+            Object.entries(entries).filter(([name]) => keep.has(`#/components/${kind}/${name}`)),
+          );
     if (Object.keys(kept).length > 0) filtered[kind] = kept;
   }
   const usedTags = new Set<string>();

@@ -6,7 +6,9 @@ export const ErrorResponse = Type.Object(
     detail: Type.String({ description: 'A sentence a person can read.' }),
     code: Type.String({ description: 'Stable snake_case machine code (see DECISIONS §1).' }),
     field: Type.Optional(Type.String({ description: 'With 422: the offending field, e.g. `body.email`.' })),
-    required_plan: Type.Optional(Type.String({ description: 'With 403 plan_upgrade_required: the plan needed.' })),
+    required_plan: Type.Optional(
+      Type.String({ description: 'With 403 plan_upgrade_required: the plan needed.' }),
+    ),
   },
   { $id: 'ErrorResponse', title: 'ErrorResponse', additionalProperties: false },
 );

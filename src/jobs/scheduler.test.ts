@@ -42,7 +42,13 @@ describe.each(testEngines())('scheduler on %s', (engine) => {
     await s.idle();
     expect(runs).toEqual([new Date('2026-05-01T00:00:00Z'), new Date('2026-05-01T00:05:00Z')]);
     const state = (await jobStates(t.db)).find((r) => r.name === 'every-5-min');
-    expect(state).toMatchObject({ runs: 2, failures: 0, last_status: 'ok', lease_owner: null, last_error: null });
+    expect(state).toMatchObject({
+      runs: 2,
+      failures: 0,
+      last_status: 'ok',
+      lease_owner: null,
+      last_error: null,
+    });
   });
 
   it('never overlaps runs across two processes, and a restarted process resumes the schedule', async () => {
@@ -63,7 +69,9 @@ describe.each(testEngines())('scheduler on %s', (engine) => {
     expect(await second.tick()).toEqual(['shared']);
     await second.idle();
     // A "restarted" process (new scheduler) knows the last run and waits for the interval.
-    const restarted = new Scheduler({ db: t.db, clock, log: silent, owner: 'restarted' }).add(countingJob('shared', 5 * MIN).job);
+    const restarted = new Scheduler({ db: t.db, clock, log: silent, owner: 'restarted' }).add(
+      countingJob('shared', 5 * MIN).job,
+    );
     expect(await restarted.tick()).toEqual([]);
     expect(a.runs.length + b.runs.length).toBe(2);
   });
@@ -71,7 +79,10 @@ describe.each(testEngines())('scheduler on %s', (engine) => {
   it('lets another process take over when a run outlives its lease (a crashed worker)', async () => {
     const clock = fixedClock('2026-05-01T02:00:00Z');
     const stuck = countingJob('crashy', MIN, () => new Promise<void>(() => {}));
-    const crashed = new Scheduler({ db: t.db, clock, log: silent, owner: 'crashed' }).add({ ...stuck.job, leaseMs: 2 * MIN });
+    const crashed = new Scheduler({ db: t.db, clock, log: silent, owner: 'crashed' }).add({
+      ...stuck.job,
+      leaseMs: 2 * MIN,
+    });
     expect(await crashed.tick()).toEqual(['crashy']);
     const other = countingJob('crashy', MIN);
     const survivor = new Scheduler({ db: t.db, clock, log: silent, owner: 'survivor' }).add(other.job);
@@ -92,7 +103,12 @@ describe.each(testEngines())('scheduler on %s', (engine) => {
     await s.tick();
     await s.idle();
     const state = (await jobStates(t.db)).find((r) => r.name === 'failing');
-    expect(state).toMatchObject({ last_status: 'failed', last_error: 'source unavailable', failures: 1, lease_owner: null });
+    expect(state).toMatchObject({
+      last_status: 'failed',
+      last_error: 'source unavailable',
+      failures: 1,
+      lease_owner: null,
+    });
     clock.advance(MIN);
     expect(await s.tick()).toEqual(['failing']);
     await s.stop();

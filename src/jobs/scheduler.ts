@@ -76,7 +76,12 @@ export class Scheduler {
       this.deps.log.error({ err, job: job.name }, 'job failed');
     }
     try {
-      await finishJob(this.deps.db, { name: job.name, owner: this.owner, finishedAt: this.deps.clock.now(), error });
+      await finishJob(this.deps.db, {
+        name: job.name,
+        owner: this.owner,
+        finishedAt: this.deps.clock.now(),
+        error,
+      });
     } catch (err) {
       this.deps.log.warn({ err, job: job.name }, 'could not record job result; its lease will expire');
     }

@@ -40,7 +40,11 @@ export interface TestAppOptions {
 /** The real app on a fresh, migrated database (PGlite in memory unless `engine` says otherwise). */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await migratedDb(options.engine ?? 'pglite');
-  const config = loadConfig({ LOG_LEVEL: 'info', JWT_SECRET: 'test-secret-0123456789abcdef0123456789', ...options.env });
+  const config = loadConfig({
+    LOG_LEVEL: 'info',
+    JWT_SECRET: 'test-secret-0123456789abcdef0123456789',
+    ...options.env,
+  });
   const logs = new LogCapture();
   const app = await buildApp({ config, db: testDb.db, clock: options.clock ?? systemClock, logStream: logs });
   await options.configure?.(app);

@@ -1,0 +1,111 @@
+/**
+ * Benchmark plumbing. Every figure is a ratio against a floor measured in the same run on the same
+ * machine, because these machines are shared and noisy: absolute numbers are printed for context,
+ * ratios are what we track.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export interface Figure {
+  suite: string;
+  name: string;
+  value: number;
+  unit: string;
+  /** The floor this figure is compared with, measured in the same run. */
+  floor?: { name: string; value: number };
+  ratio?: number;
+  /** The goal for the ratio, when an issue sets one. */
+  goal?: string;
+}
+
+export interface BenchOptions {
+  durationSec: number;
+  connections: number;
+}
+
+export interface Suite {
+  name: string;
+  description: string;
+  run(options: BenchOptions): Promise<Figure[]>;
+}
+
+export interface RunningTarget {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `tsx bench/server.ts <kind>` and waits for its READY line. */
+export async function startTarget(kind: string): Promise<RunningTarget> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts', kind], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`bench server "${kind}" exited with ${code}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Loads one URL with autocannon; requests/s is the mean over the run. */
+export async function load(
+  url: string,
+  options: BenchOptions,
+  request: { method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {},
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.durationSec,
+    method: request.method ?? 'GET',
+    ...(request.body ? { body: request.body } : {}),
+    ...(request.headers ? { headers: request.headers } : {}),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** Alternates floor and subject `rounds` times and keeps each one's best round, to damp noise. */
+export async function compare(
+  floor: () => Promise<LoadResult>,
+  subject: () => Promise<LoadResult>,
+  rounds = 2,
+): Promise<{ floor: LoadResult; subject: LoadResult }> {
+  let best: { floor?: LoadResult; subject?: LoadResult } = {};
+  for (let i = 0; i < rounds; i++) {
+    const f = await floor();
+    const s = await subject();
+    if (!best.floor || f.rps > best.floor.rps) best = { ...best, floor: f };
+    if (!best.subject || s.rps > best.subject.rps) best = { ...best, subject: s };
+  }
+  return { floor: best.floor!, subject: best.subject! };
+}
+
+export function ratio(value: number, floor: number): number {
+  return floor > 0 ? Math.round((value / floor) * 1000) / 1000 : 0;
+}

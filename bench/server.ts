@@ -1,0 +1,40 @@
+/**
+ * A server to load, in its own process so the load generator does not share its CPU time:
+ *   tsx bench/server.ts bare   → a bare Fastify route (the floor)
+ *   tsx bench/server.ts app    → the real svc server on a fresh embedded database
+ * Prints "READY <url>" once listening; exits on SIGTERM.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { loadConfig } from '../src/config.js';
+import { startServer } from '../src/main.js';
+
+const kind = process.argv[2];
+
+if (kind === 'bare') {
+  const app = Fastify({ logger: false });
+  app.get('/', async () => ({ status: 'ok' }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`READY http://127.0.0.1:${port}\n`);
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+} else if (kind === 'app') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const server = await startServer(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      JWT_SECRET: 'bench-secret-0123456789abcdef0123456789',
+    }),
+  );
+  process.stdout.write(`READY ${server.url}\n`);
+  process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+} else {
+  process.stderr.write('usage: tsx bench/server.ts bare|app\n');
+  process.exit(2);
+}
