@@ -4,26 +4,34 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { createAccounts, registerAccounts } from './accounts/index.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db, Migration } from './db/index.js';
 import {
+  CsrfTokens,
   ErrorResponse,
   loggerOptions,
+  registerAuth,
   registerErrorHandling,
   registerHealthRoutes,
   registerOpenApi,
 } from './http/index.js';
+import type { Kv } from './kv/index.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
   config: Config;
   db: Db;
   clock: Clock;
+  kv: Kv;
+  /** Signs access tokens and CSRF tokens (JWT_SECRET, or the one generated into DATA_DIR). */
+  jwtSecret: string;
   /** Migrations /readyz expects to be applied; the packaged ones by default. */
   migrations?: Migration[];
   /** Log destination (stdout when omitted); tests capture it. */
@@ -51,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    trustProxy: deps.config.trustProxy,
     forceCloseConnections: 'idle',
     ajv: {
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false },
@@ -77,7 +86,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // HSTS only means something when users reach the service over HTTPS.
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
   });
+  await app.register(cookie);
+  const accounts = createAccounts({ db: deps.db, kv: deps.kv, clock: deps.clock, jwtSecret: deps.jwtSecret });
+  const csrf = new CsrfTokens(deps.jwtSecret);
+  // The guard's onRoute hook must come before the OpenAPI plugin and every /api route.
+  registerAuth(app, {
+    authenticator: accounts.authenticator,
+    csrf,
+    kv: deps.kv,
+    clock: deps.clock,
+    entitlements: deps.config.entitlements,
+  });
   await registerOpenApi(app, { version: VERSION, publicUrl: deps.config.publicUrl });
   registerHealthRoutes(app, { db: deps.db, ...(deps.migrations ? { migrations: deps.migrations } : {}) });
+  registerAccounts(app, accounts, { csrf, secureCookies: https });
   return app;
 }

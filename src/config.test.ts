@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_ENTITLEMENTS } from './accounts/plans.js';
 import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 
 function configError(env: Record<string, string>): ConfigError {
@@ -29,6 +30,8 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:8080',
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
+      trustProxy: false,
+      entitlements: DEFAULT_ENTITLEMENTS,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -46,6 +49,7 @@ describe('loadConfig', () => {
       PUBLIC_URL: 'https://svc.example.com/',
       LOG_LEVEL: 'DEBUG',
       SHUTDOWN_TIMEOUT_MS: '2500',
+      TRUST_PROXY: 'true',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -59,7 +63,20 @@ describe('loadConfig', () => {
       publicUrl: 'https://svc.example.com',
       logLevel: 'debug',
       shutdownTimeoutMs: 2500,
+      trustProxy: true,
     });
+  });
+
+  it('applies an ENTITLEMENTS override on top of the plan table', () => {
+    const config = loadConfig({
+      ENTITLEMENTS: '{"plans":{"Builder":{"trackedGames":50}},"anonymousRatePerMin":10}',
+    });
+    expect(config.entitlements.plans.Builder).toEqual({
+      ...DEFAULT_ENTITLEMENTS.plans.Builder,
+      trackedGames: 50,
+    });
+    expect(config.entitlements.plans.Studio).toEqual(DEFAULT_ENTITLEMENTS.plans.Studio);
+    expect(config.entitlements.anonymousRatePerMin).toBe(10);
   });
 
   it('treats empty values as unset', () => {
@@ -101,6 +118,18 @@ describe('loadConfig', () => {
     ],
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET', 'JWT_SECRET must be at least 32 characters (got 5)'],
     [{ PUBLIC_URL: 'ftp://svc' }, 'PUBLIC_URL', 'PUBLIC_URL must use http: or https: (got "ftp:")'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY', 'TRUST_PROXY must be true or false (got "maybe")'],
+    [{ ENTITLEMENTS: '{plans' }, 'ENTITLEMENTS', 'ENTITLEMENTS is not valid JSON'],
+    [
+      { ENTITLEMENTS: '{"plans":{"Gold":{}}}' },
+      'ENTITLEMENTS',
+      expect.stringMatching(/^ENTITLEMENTS is invalid: \/plans/),
+    ],
+    [
+      { ENTITLEMENTS: '{"plans":{"Builder":{"trackedGames":-1}}}' },
+      'ENTITLEMENTS',
+      expect.stringMatching(/^ENTITLEMENTS is invalid: \/plans\/Builder\/trackedGames /),
+    ],
     [
       { SHUTDOWN_TIMEOUT_MS: '5' },
       'SHUTDOWN_TIMEOUT_MS',
@@ -109,7 +138,7 @@ describe('loadConfig', () => {
   ])('rejects %o naming the variable', (env, variable, message) => {
     const err = configError(env);
     expect(err.variable).toBe(variable);
-    expect(err.message).toBe(message);
+    expect(err.message).toEqual(message);
   });
 
   it('never echoes a database URL, which may carry a password', () => {

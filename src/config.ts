@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { buildEntitlements, type Entitlements } from './accounts/plans.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -26,6 +27,10 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** How long a graceful shutdown may take before the process exits anyway. */
   readonly shutdownTimeoutMs: number;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  readonly trustProxy: boolean;
+  /** Plan limits (spec/DECISIONS.md §2), with the ENTITLEMENTS override applied. */
+  readonly entitlements: Entitlements;
 }
 
 export class ConfigError extends Error {
@@ -53,6 +58,12 @@ export const CONFIG_VARIABLES = [
   ['PUBLIC_URL', 'http://localhost:PORT', 'the address users reach; https enables Secure cookies'],
   ['LOG_LEVEL', 'info', LOG_LEVELS.join(' | ')],
   ['SHUTDOWN_TIMEOUT_MS', '10000', 'grace period for in-flight requests on SIGTERM/SIGINT'],
+  ['TRUST_PROXY', 'false', 'true behind a reverse proxy: client IPs come from X-Forwarded-For'],
+  [
+    'ENTITLEMENTS',
+    '(built-in plan table)',
+    'JSON overriding plan limits, e.g. {"plans":{"Builder":{"trackedGames":50}}}',
+  ],
 ] as const;
 
 function read(env: Env, name: string): string | undefined {
@@ -69,6 +80,29 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
   }
   return Number(raw);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function entitlements(env: Env): Entitlements {
+  const raw = read(env, 'ENTITLEMENTS');
+  let parsed: unknown;
+  if (raw !== undefined) {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new ConfigError('ENTITLEMENTS', 'is not valid JSON');
+    }
+  }
+  const built = buildEntitlements(parsed);
+  if (typeof built === 'string') throw new ConfigError('ENTITLEMENTS', `is invalid: ${built}`);
+  return built;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -123,6 +157,8 @@ export function loadConfig(env: Env): Config {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    entitlements: entitlements(env),
   });
 }
 

@@ -42,6 +42,21 @@ export const errors = {
     new AppError(401, 'token_invalid', detail, {
       headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
     }),
+  apiKeyMissing: () => new AppError(401, 'api_key_missing', 'The request body must carry api_key.'),
+  apiKeyInvalid: () => new AppError(401, 'api_key_invalid', 'The API key is unknown or revoked.'),
+  insufficientScope: (detail: string) => new AppError(403, 'insufficient_scope', detail),
+  apiKeyReadOnly: (detail = 'API keys are read-only: sign in to use this endpoint.') =>
+    new AppError(403, 'api_key_read_only', detail),
+  csrfInvalid: () =>
+    new AppError(
+      403,
+      'csrf_invalid',
+      'Missing or invalid X-CSRF-Token header (send the value of the svc_csrf cookie).',
+    ),
+  planUpgradeRequired: (plan: string, feature: string) =>
+    new AppError(403, 'plan_upgrade_required', `${feature} needs the ${plan} plan or higher.`, {
+      fields: { required_plan: plan },
+    }),
   forbidden: (code: string, detail: string, fields?: AppErrorOptions['fields']) =>
     new AppError(403, code, detail, fields ? { fields } : {}),
   notFound: (detail = 'Not found.') => new AppError(404, 'not_found', detail),

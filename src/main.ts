@@ -4,12 +4,14 @@
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
+import { AccountsService, type DemoAccounts, ensureDemoAccounts, TokenSigner } from './accounts/index.js';
 import { buildApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
-import type { Config } from './config.js';
+import { type Config, resolveJwtSecret } from './config.js';
 import { connectDb, type Db, migrate } from './db/index.js';
 import { loggerOptions } from './http/index.js';
 import { type Job, Scheduler } from './jobs/index.js';
+import { connectKv, type Kv } from './kv/index.js';
 
 export interface StartOptions {
   clock?: Clock;
@@ -22,6 +24,7 @@ export interface StartOptions {
 
 export interface Running {
   db: Db;
+  kv: Kv;
   scheduler: Scheduler;
   log: FastifyBaseLogger;
   close(reason?: string): Promise<void>;
@@ -31,6 +34,8 @@ export interface RunningServer extends Running {
   app: FastifyInstance;
   /** Where the server listens, e.g. http://127.0.0.1:8080 */
   url: string;
+  /** Embedded mode only: the demo accounts, one per plan. */
+  demo: DemoAccounts | undefined;
 }
 
 export function createLogger(
@@ -70,12 +75,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? systemClock;
   const bootLog = createLogger(config, options.logStream);
   const db = await openDatabase(config, bootLog);
+  const kv = await connectKv(config);
+  const jwtSecret = resolveJwtSecret(config);
   const app = await buildApp({
     config,
     db,
     clock,
+    kv,
+    jwtSecret,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
+  // Embedded mode (no DATABASE_URL) is a try-it-out install: one demo account per plan.
+  const demo = config.databaseUrl
+    ? undefined
+    : await ensureDemoAccounts(
+        new AccountsService({ db, kv, clock, signer: new TokenSigner(jwtSecret) }),
+        config.dataDir,
+      );
   await options.configure?.(app);
   const scheduler = new Scheduler({ db, clock, log: app.log });
   for (const job of options.jobs ?? []) scheduler.add(job);
@@ -83,6 +99,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await app.close();
+    await kv.close();
     await db.close();
     throw err;
   }
@@ -94,12 +111,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     app.log.info({ reason }, 'shutting down: no new connections, finishing requests in flight');
     await app.close(); // stops accepting, waits for in-flight requests
     await scheduler.stop();
+    await kv.close();
     await db.close();
     app.log.info('shutdown complete');
   });
   return {
     app,
     db,
+    kv,
+    demo,
     scheduler,
     log: app.log,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
@@ -111,6 +131,7 @@ export async function startWorker(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? systemClock;
   const log = createLogger(config, options.logStream);
   const db = await openDatabase(config, log);
+  const kv = await connectKv(config);
   const scheduler = new Scheduler({ db, clock, log });
   for (const job of options.jobs ?? []) scheduler.add(job);
   scheduler.start();
@@ -118,10 +139,11 @@ export async function startWorker(config: Config, options: StartOptions = {}): P
   const close = once(async (reason) => {
     log.info({ reason }, 'worker shutting down: finishing running jobs');
     await scheduler.stop();
+    await kv.close();
     await db.close();
     log.info('shutdown complete');
   });
-  return { db, scheduler, log, close };
+  return { db, kv, scheduler, log, close };
 }
 
 /**

@@ -1,9 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildTestApp, LogCapture } from '../../test/helpers/app.js';
+import { buildTestApp, LogCapture, TEST_JWT_SECRET } from '../../test/helpers/app.js';
 import { emptyDb } from '../../test/helpers/db.js';
 import { buildApp } from '../app.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
+import { loadMigrations } from '../db/index.js';
+import { memoryKv } from '../kv/index.js';
 
 describe('health and readiness', () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -17,7 +19,7 @@ describe('health and readiness', () => {
     expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject({ url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', database: 'pglite', migrations: 1 });
+    expect(ready.json()).toEqual({ status: 'ready', database: 'pglite', migrations: loadMigrations().length });
   });
 
   it('is not ready while migrations are pending', async () => {
@@ -26,6 +28,8 @@ describe('health and readiness', () => {
       config: loadConfig({}),
       db: x.db,
       clock: systemClock,
+      kv: memoryKv(),
+      jwtSecret: TEST_JWT_SECRET,
       logStream: new LogCapture(),
     });
     cleanups.push(async () => {
@@ -36,7 +40,7 @@ describe('health and readiness', () => {
     expect(res.statusCode).toBe(503);
     expect(res.headers['retry-after']).toBe('5');
     expect(res.json()).toEqual({
-      detail: '1 database migration(s) are not applied yet.',
+      detail: `${loadMigrations().length} database migration(s) are not applied yet.`,
       code: 'temporarily_unavailable',
     });
     expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);

@@ -3,6 +3,17 @@
  * request ids, logging setup, health and readiness. Domains register their own routes in app.ts;
  * nothing here knows about markets, games or accounts.
  */
+export {
+  type AccessRule,
+  type Authenticator,
+  effectivePlan,
+  type KeyPrincipal,
+  type Principal,
+  registerAuth,
+  type UserPrincipal,
+} from './auth.js';
+export * from './cookies.js';
+export { CsrfTokens } from './csrf.js';
 export { isDependencyUnavailable, registerErrorHandling, toErrorReply } from './error-handler.js';
 export { registerHealthRoutes } from './health.routes.js';
 export { loggerOptions, REDACT_PATHS } from './logger.js';

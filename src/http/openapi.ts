@@ -34,7 +34,34 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
           'returns only the paths under that prefix and the components they use.',
       },
       servers: [{ url: info.publicUrl }],
-      tags: [{ name: 'system', description: 'Health, readiness and this document' }],
+      tags: [
+        { name: 'system', description: 'Health, readiness and this document' },
+        { name: 'auth', description: 'Accounts and sessions' },
+        { name: 'api keys', description: 'Read-only and ingest keys for third-party apps and SDKs' },
+        { name: 'admin', description: 'Administration' },
+      ],
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Access token from /api/auth/login',
+          },
+          cookieAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'svc_access',
+            description: 'Web app session; state changes also need X-CSRF-Token = the svc_csrf cookie',
+          },
+          apiKeyAuth: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'API key with scope `read`',
+          },
+        },
+      },
     },
     refResolver: {
       // Shared schemas keep their $id as their component name (#/components/schemas/ErrorResponse).

@@ -4,7 +4,10 @@ import { buildApp } from '../../src/app.js';
 import { type Clock, systemClock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Engine } from '../../src/db/index.js';
+import { type Kv, memoryKv } from '../../src/kv/index.js';
 import { migratedDb, type TestDb } from './db.js';
+
+export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789';
 
 /** Collects the app's JSON log lines so tests can assert what was (and was not) logged. */
 export class LogCapture extends Writable {
@@ -33,6 +36,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   engine?: Engine;
   clock?: Clock;
+  /** The shared store (memory unless given; tests of multi-process behaviour pass a Redis one). */
+  kv?: Kv;
   /** Register extra routes before the app is ready. */
   configure?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -46,7 +51,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const logs = new LogCapture();
-  const app = await buildApp({ config, db: testDb.db, clock: options.clock ?? systemClock, logStream: logs });
+  const kv = options.kv ?? memoryKv();
+  const app = await buildApp({
+    config,
+    db: testDb.db,
+    clock: options.clock ?? systemClock,
+    kv,
+    jwtSecret: TEST_JWT_SECRET,
+    logStream: logs,
+  });
   await options.configure?.(app);
   await app.ready();
   return {
@@ -57,6 +70,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await testDb.dispose();
+      if (!options.kv) await kv.close();
     },
   };
 }

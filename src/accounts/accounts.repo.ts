@@ -1,0 +1,219 @@
+/** Accounts SQL: users, teams, refresh tokens, API keys. The only file here with SQL. */
+import type { Queryable } from '../db/index.js';
+import type { PlanName, SubscriptionStatus } from './plans.js';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  password_hash: string;
+  plan: PlanName;
+  subscription_status: SubscriptionStatus;
+  is_admin: boolean;
+  token_version: number;
+  team_id: number;
+}
+
+export interface AuthStateRow {
+  id: number;
+  plan: PlanName;
+  is_admin: boolean;
+  token_version: number;
+  team_id: number;
+}
+
+const USER_COLUMNS = 'id, email, password_hash, plan, subscription_status, is_admin, token_version, team_id';
+
+export async function insertTeam(db: Queryable, name: string): Promise<number> {
+  const res = await db.query<{ id: number }>('INSERT INTO teams (name) VALUES ($1) RETURNING id', [name]);
+  return res.rows[0]!.id;
+}
+
+/** Inserts a user; throws a unique violation (SQLSTATE 23505) when the e-mail is taken. */
+export async function insertUser(
+  db: Queryable,
+  user: {
+    email: string;
+    passwordHash: string;
+    plan: PlanName;
+    status: SubscriptionStatus;
+    isAdmin: boolean;
+    teamId: number;
+  },
+): Promise<UserRow> {
+  const res = await db.query<UserRow>(
+    `INSERT INTO users (email, password_hash, plan, subscription_status, is_admin, team_id)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${USER_COLUMNS}`,
+    [user.email, user.passwordHash, user.plan, user.status, user.isAdmin, user.teamId],
+  );
+  return res.rows[0]!;
+}
+
+export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+  return (await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email])).rows[0];
+}
+
+export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
+  return (await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id])).rows[0];
+}
+
+export async function findAuthState(db: Queryable, id: number): Promise<AuthStateRow | undefined> {
+  return (
+    await db.query<AuthStateRow>(
+      'SELECT id, plan, is_admin, token_version, team_id FROM users WHERE id = $1',
+      [id],
+    )
+  ).rows[0];
+}
+
+/** Bumps the token version (login, logout, token reuse) and returns the new one. */
+export async function bumpTokenVersion(db: Queryable, userId: number): Promise<number> {
+  const res = await db.query<{ token_version: number }>(
+    'UPDATE users SET token_version = token_version + 1, updated_at = now() WHERE id = $1 RETURNING token_version',
+    [userId],
+  );
+  return res.rows[0]?.token_version ?? 0;
+}
+
+export async function updatePlan(
+  db: Queryable,
+  userId: number,
+  change: { plan: PlanName | undefined; status: SubscriptionStatus | undefined },
+): Promise<UserRow | undefined> {
+  const res = await db.query<UserRow>(
+    `UPDATE users SET plan = COALESCE($2, plan), subscription_status = COALESCE($3, subscription_status), updated_at = now()
+      WHERE id = $1 RETURNING ${USER_COLUMNS}`,
+    [userId, change.plan ?? null, change.status ?? null],
+  );
+  return res.rows[0];
+}
+
+export async function trackedUniverseIds(db: Queryable, userId: number): Promise<number[]> {
+  const res = await db.query<{ universe_id: number }>(
+    'SELECT universe_id FROM tracked_games WHERE user_id = $1 ORDER BY created_at, universe_id',
+    [userId],
+  );
+  return res.rows.map((r) => r.universe_id);
+}
+
+// Refresh tokens ---------------------------------------------------------------------------------
+
+export interface RefreshRow {
+  id: number;
+  user_id: number;
+  family_id: string;
+  token_version: number;
+  expires_at: Date;
+  consumed_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export async function insertRefreshToken(
+  db: Queryable,
+  t: { userId: number; familyId: string; hash: string; tokenVersion: number; expiresAt: Date },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO refresh_tokens (user_id, family_id, token_hash, token_version, expires_at)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [t.userId, t.familyId, t.hash, t.tokenVersion, t.expiresAt],
+  );
+}
+
+export async function findRefreshToken(db: Queryable, hash: string): Promise<RefreshRow | undefined> {
+  return (
+    await db.query<RefreshRow>(
+      `SELECT id, user_id, family_id, token_version, expires_at, consumed_at, revoked_at
+         FROM refresh_tokens WHERE token_hash = $1`,
+      [hash],
+    )
+  ).rows[0];
+}
+
+/** Marks the token consumed if nobody did before: of two concurrent callers exactly one wins. */
+export async function consumeRefreshToken(db: Queryable, id: number, now: Date): Promise<boolean> {
+  const res = await db.query(
+    'UPDATE refresh_tokens SET consumed_at = $2 WHERE id = $1 AND consumed_at IS NULL AND revoked_at IS NULL',
+    [id, now],
+  );
+  return res.rowCount === 1;
+}
+
+export async function revokeFamily(db: Queryable, familyId: string, now: Date): Promise<void> {
+  await db.query('UPDATE refresh_tokens SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL', [
+    familyId,
+    now,
+  ]);
+}
+
+/** Refresh tokens that can no longer be used are kept 30 days (to recognise reuse), then purged. */
+export async function purgeDeadRefreshTokens(db: Queryable, olderThan: Date): Promise<number> {
+  const res = await db.query('DELETE FROM refresh_tokens WHERE expires_at < $1', [olderThan]);
+  return res.rowCount;
+}
+
+// API keys ---------------------------------------------------------------------------------------
+
+export interface ApiKeyRow {
+  id: number;
+  user_id: number;
+  team_id: number;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  created_at: Date;
+  last_used_at: Date | null;
+}
+
+const KEY_COLUMNS = 'id, user_id, team_id, name, prefix, scopes, created_at, last_used_at';
+
+export async function insertApiKey(
+  db: Queryable,
+  k: { userId: number; teamId: number; name: string; prefix: string; hash: string; scopes: string[] },
+): Promise<ApiKeyRow> {
+  const res = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (user_id, team_id, name, prefix, key_hash, scopes)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${KEY_COLUMNS}`,
+    [k.userId, k.teamId, k.name, k.prefix, k.hash, k.scopes],
+  );
+  return res.rows[0]!;
+}
+
+export async function listApiKeys(db: Queryable, userId: number): Promise<ApiKeyRow[]> {
+  return (
+    await db.query<ApiKeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id`,
+      [userId],
+    )
+  ).rows;
+}
+
+export async function revokeApiKey(
+  db: Queryable,
+  userId: number,
+  keyId: number,
+  now: Date,
+): Promise<boolean> {
+  const res = await db.query(
+    'UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL',
+    [keyId, userId, now],
+  );
+  return res.rowCount === 1;
+}
+
+/** A live key by its hash, with its owner's plan. */
+export async function findLiveApiKey(
+  db: Queryable,
+  hash: string,
+): Promise<(ApiKeyRow & { plan: PlanName }) | undefined> {
+  return (
+    await db.query<ApiKeyRow & { plan: PlanName }>(
+      `SELECT k.id, k.user_id, k.team_id, k.name, k.prefix, k.scopes, k.created_at, k.last_used_at, u.plan
+         FROM api_keys k JOIN users u ON u.id = k.user_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [hash],
+    )
+  ).rows[0];
+}
+
+export async function touchApiKey(db: Queryable, keyId: number, now: Date): Promise<void> {
+  await db.query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [keyId, now]);
+}

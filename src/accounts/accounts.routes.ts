@@ -1,0 +1,194 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { errors } from '../errors.js';
+import type { UserPrincipal } from '../http/auth.js';
+import { CSRF_COOKIE, clearSessionCookies, REFRESH_COOKIE, setSessionCookies } from '../http/cookies.js';
+import type { CsrfTokens } from '../http/csrf.js';
+import { errorResponses } from '../http/schemas.js';
+import {
+  AdminUserPatch,
+  LoginBody,
+  LoginResult,
+  RefreshBody,
+  RegisterBody,
+  StatusLiteral,
+  User,
+} from './accounts.schemas.js';
+import type { AccountsService, Session } from './accounts.service.js';
+import { parsePlan } from './plans.js';
+import { ACCESS_TTL_SEC, REFRESH_TTL_SEC } from './tokens.js';
+
+export interface AccountsRouteDeps {
+  accounts: AccountsService;
+  csrf: CsrfTokens;
+  secureCookies: boolean;
+}
+
+/** Browsers send Origin or Sec-Fetch-Mode on fetches; other clients get the refresh token in the body. */
+function isNonBrowser(request: FastifyRequest): boolean {
+  return request.headers.origin === undefined && request.headers['sec-fetch-mode'] === undefined;
+}
+
+function answerWithSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: Session,
+  secure: boolean,
+  csrf: CsrfTokens,
+) {
+  setSessionCookies(
+    reply,
+    {
+      accessToken: session.accessToken,
+      accessTtlSec: ACCESS_TTL_SEC,
+      refreshToken: session.refreshToken,
+      refreshTtlSec: REFRESH_TTL_SEC,
+      csrfToken: csrf.mint(session.sessionId),
+    },
+    secure,
+  );
+  reply.header('Cache-Control', 'no-store');
+  return {
+    access_token: session.accessToken,
+    token_type: 'bearer' as const,
+    expires_in: ACCESS_TTL_SEC,
+    ...(isNonBrowser(request) ? { refresh_token: session.refreshToken } : {}),
+  };
+}
+
+export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteDeps): void {
+  const { accounts, csrf, secureCookies } = deps;
+  const tags = ['auth'];
+
+  app.post(
+    '/api/auth/register',
+    {
+      config: { access: { auth: 'public' } },
+      schema: {
+        tags,
+        summary: 'Create an Explorer account',
+        body: RegisterBody,
+        response: { 200: Type.Ref('User'), ...errorResponses(409, 422) },
+      },
+    },
+    async (request) => {
+      const body = request.body as { email: string; password: string };
+      return accounts.register(body.email, body.password);
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    {
+      config: { access: { auth: 'public' } },
+      schema: {
+        tags,
+        summary: 'Sign in with e-mail and password',
+        description:
+          'Sets svc_access, svc_refresh and svc_csrf. Bumps the token version: every earlier session of the account ends. ' +
+          'A wrong e-mail and a wrong password get the same 401; repeated failures are slowed down per account and per IP (429).',
+        body: LoginBody,
+        response: { 200: Type.Ref('LoginResult'), ...errorResponses(401, 422) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { email: string; password: string };
+      const session = await accounts.login(body.email, body.password, request.ip);
+      return answerWithSession(request, reply, session, secureCookies, csrf);
+    },
+  );
+
+  app.post(
+    '/api/auth/refresh',
+    {
+      config: { access: { auth: 'public' } },
+      schema: {
+        tags,
+        summary: 'Exchange a refresh token for a new token pair',
+        description:
+          'Reads the svc_refresh cookie (then X-CSRF-Token is required) or `refresh_token` in the body. ' +
+          'Single use: a consumed token presented again answers 401 refresh_reused and ends the session everywhere.',
+        body: Type.Optional(RefreshBody),
+        response: { 200: Type.Ref('LoginResult'), ...errorResponses(401, 403, 422) },
+      },
+    },
+    async (request, reply) => {
+      const fromBody = (request.body as { refresh_token?: string } | undefined)?.refresh_token;
+      const token = fromBody ?? request.cookies[REFRESH_COOKIE];
+      if (!token) throw errors.notAuthenticated('Send the svc_refresh cookie or refresh_token in the body.');
+      if (fromBody === undefined) {
+        const sessionId = await accounts.refreshSessionId(token);
+        const header = request.headers['x-csrf-token'];
+        if (
+          !sessionId ||
+          !csrf.verify(
+            typeof header === 'string' ? header : undefined,
+            request.cookies[CSRF_COOKIE],
+            sessionId,
+          )
+        ) {
+          throw errors.csrfInvalid();
+        }
+      }
+      const session = await accounts.refresh(token);
+      return answerWithSession(request, reply, session, secureCookies, csrf);
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { access: { auth: 'user' } },
+      schema: {
+        tags,
+        summary: 'End every session of the account',
+        response: { 200: StatusLiteral('logged_out') },
+      },
+    },
+    async (request, reply) => {
+      await accounts.logout((request.principal as UserPrincipal).userId);
+      clearSessionCookies(reply, secureCookies);
+      return { status: 'logged_out' as const };
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      config: { access: { auth: 'user' } },
+      schema: { tags, summary: 'The signed-in user', response: { 200: Type.Ref('User') } },
+    },
+    async (request) => accounts.me((request.principal as UserPrincipal).userId),
+  );
+
+  app.patch(
+    '/api/admin/users/:id',
+    {
+      config: { access: { auth: 'user', admin: true } },
+      schema: {
+        tags: ['admin'],
+        summary: "Change a user's plan or subscription status",
+        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        body: AdminUserPatch,
+        response: { 200: Type.Ref('User'), ...errorResponses(404, 422) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const body = request.body as {
+        plan?: string;
+        subscription_status?: Parameters<AccountsService['updatePlan']>[1]['status'];
+      };
+      const plan = body.plan === undefined ? undefined : parsePlan(body.plan);
+      if (body.plan !== undefined && !plan) {
+        throw errors.validation(
+          'body.plan',
+          'body.plan must be one of: Explorer, Builder, Studio, Enterprise',
+        );
+      }
+      return accounts.updatePlan(id, { plan, status: body.subscription_status });
+    },
+  );
+}
+
+export const accountSchemas = [User, LoginResult];

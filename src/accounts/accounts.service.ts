@@ -1,0 +1,238 @@
+/**
+ * Accounts: registration, login, refresh-token rotation with reuse detection, logout, the
+ * current user, plan changes, and authenticating access tokens. Every session dies when the
+ * account's token version moves (login, logout, reuse of a refresh token).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import type { Db, Queryable } from '../db/index.js';
+import { AppError, errors } from '../errors.js';
+import type { Kv } from '../kv/index.js';
+import * as repo from './accounts.repo.js';
+import { assertNotThrottled, loginScopes, recordFailure, recordSuccess } from './login-throttle.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import type { PlanName, SubscriptionStatus } from './plans.js';
+import { newRefreshToken, REFRESH_TTL_SEC, sha256, type TokenSigner } from './tokens.js';
+
+export interface AccountsDeps {
+  db: Db;
+  kv: Kv;
+  clock: Clock;
+  signer: TokenSigner;
+}
+
+export interface User {
+  id: number;
+  email: string;
+  plan: PlanName;
+  subscription_status: SubscriptionStatus;
+  tracked_games: number[];
+  is_admin: boolean;
+}
+
+export interface Session {
+  user: User;
+  accessToken: string;
+  refreshToken: string;
+  /** The refresh-token family: one per login, kept across refreshes. */
+  sessionId: string;
+}
+
+export interface AuthState {
+  userId: number;
+  plan: PlanName;
+  isAdmin: boolean;
+  teamId: number;
+  tokenVersion: number;
+}
+
+const AUTH_CACHE_MS = 30_000;
+const UNIQUE_VIOLATION = '23505';
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function invalidCredentials(): AppError {
+  return errors.notAuthenticated('Wrong e-mail or password.');
+}
+
+export class AccountsService {
+  constructor(private readonly deps: AccountsDeps) {}
+
+  private async toUser(db: Queryable, row: repo.UserRow): Promise<User> {
+    return {
+      id: row.id,
+      email: row.email,
+      plan: row.plan,
+      subscription_status: row.subscription_status,
+      tracked_games: await repo.trackedUniverseIds(db, row.id),
+      is_admin: row.is_admin,
+    };
+  }
+
+  async createUser(input: {
+    email: string;
+    password: string;
+    plan?: PlanName;
+    isAdmin?: boolean;
+    status?: SubscriptionStatus;
+  }): Promise<User> {
+    const email = normaliseEmail(input.email);
+    const plan = input.plan ?? 'Explorer';
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const row = await this.deps.db.transaction(async (tx) => {
+        const teamId = await repo.insertTeam(tx, email);
+        return repo.insertUser(tx, {
+          email,
+          passwordHash,
+          plan,
+          status: input.status ?? (plan === 'Explorer' ? 'none' : 'active'),
+          isAdmin: input.isAdmin ?? false,
+          teamId,
+        });
+      });
+      return await this.toUser(this.deps.db, row);
+    } catch (err) {
+      if ((err as { code?: string }).code === UNIQUE_VIOLATION) {
+        throw errors.conflict('email_taken', 'An account with this e-mail already exists.');
+      }
+      throw err;
+    }
+  }
+
+  /** Public sign-up: always an Explorer account. */
+  register(email: string, password: string): Promise<User> {
+    return this.createUser({ email, password });
+  }
+
+  async login(emailInput: string, password: string, ip: string): Promise<Session> {
+    const email = normaliseEmail(emailInput);
+    const now = this.deps.clock.now();
+    const scopes = loginScopes(email, ip);
+    await assertNotThrottled(this.deps.kv, scopes, now.getTime());
+    const row = await repo.findUserByEmail(this.deps.db, email);
+    const ok = await verifyPassword(row?.password_hash, password);
+    if (!row || !ok) {
+      await recordFailure(this.deps.kv, scopes, now.getTime());
+      throw invalidCredentials();
+    }
+    await recordSuccess(this.deps.kv, email);
+    // One active session per account: the new version kills every earlier token.
+    const tokenVersion = await repo.bumpTokenVersion(this.deps.db, row.id);
+    await this.forgetAuthState(row.id);
+    return this.issue({ ...row, token_version: tokenVersion }, randomUUID(), now);
+  }
+
+  private async issue(row: repo.UserRow, sessionId: string, now: Date): Promise<Session> {
+    const refreshToken = newRefreshToken();
+    await repo.insertRefreshToken(this.deps.db, {
+      userId: row.id,
+      familyId: sessionId,
+      hash: sha256(refreshToken),
+      tokenVersion: row.token_version,
+      expiresAt: new Date(now.getTime() + REFRESH_TTL_SEC * 1000),
+    });
+    const accessToken = await this.deps.signer.sign(
+      { userId: row.id, tokenVersion: row.token_version, sessionId },
+      now,
+    );
+    return { user: await this.toUser(this.deps.db, row), accessToken, refreshToken, sessionId };
+  }
+
+  /** The session a refresh token belongs to, without using it (for the CSRF check). */
+  async refreshSessionId(token: string): Promise<string | undefined> {
+    return (await repo.findRefreshToken(this.deps.db, sha256(token)))?.family_id;
+  }
+
+  /**
+   * Consumes a refresh token and issues a new pair in the same session. A token presented a second
+   * time is a theft signal: the whole family is revoked and every token of the account dies.
+   */
+  async refresh(token: string): Promise<Session> {
+    const now = this.deps.clock.now();
+    const found = await repo.findRefreshToken(this.deps.db, sha256(token));
+    if (!found || found.revoked_at || found.expires_at <= now) {
+      throw errors.tokenInvalid('The refresh token is invalid, expired or revoked.');
+    }
+    const consumed =
+      found.consumed_at === null && (await repo.consumeRefreshToken(this.deps.db, found.id, now));
+    if (!consumed) {
+      await repo.revokeFamily(this.deps.db, found.family_id, now);
+      await repo.bumpTokenVersion(this.deps.db, found.user_id);
+      await this.forgetAuthState(found.user_id);
+      throw new AppError(
+        401,
+        'refresh_reused',
+        'This refresh token was already used; the session has been revoked.',
+        {
+          headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+        },
+      );
+    }
+    const row = await repo.findUserById(this.deps.db, found.user_id);
+    if (!row || row.token_version !== found.token_version) {
+      throw errors.tokenInvalid('The refresh token belongs to a session that has ended.');
+    }
+    return this.issue(row, found.family_id, now);
+  }
+
+  async logout(userId: number): Promise<void> {
+    await repo.bumpTokenVersion(this.deps.db, userId);
+    await this.forgetAuthState(userId);
+  }
+
+  async me(userId: number): Promise<User> {
+    const row = await repo.findUserById(this.deps.db, userId);
+    if (!row) throw errors.notFound('No such user.');
+    return this.toUser(this.deps.db, row);
+  }
+
+  /** The current plan and token version of a user, cached briefly (shared through Redis). */
+  async authState(userId: number): Promise<AuthState | undefined> {
+    const cached = await this.deps.kv.get(`auth:${userId}`);
+    if (cached) return JSON.parse(cached) as AuthState;
+    const row = await repo.findAuthState(this.deps.db, userId);
+    if (!row) return undefined;
+    const state: AuthState = {
+      userId: row.id,
+      plan: row.plan,
+      isAdmin: row.is_admin,
+      teamId: row.team_id,
+      tokenVersion: row.token_version,
+    };
+    await this.deps.kv.set(`auth:${userId}`, JSON.stringify(state), AUTH_CACHE_MS);
+    return state;
+  }
+
+  private async forgetAuthState(userId: number): Promise<void> {
+    await this.deps.kv.del(`auth:${userId}`);
+  }
+
+  /** A live access token's user and session; 401 for anything else. */
+  async authenticateAccessToken(token: string): Promise<AuthState & { sessionId: string }> {
+    const claims = await this.deps.signer.verify(token, this.deps.clock.now());
+    if (!claims) throw errors.tokenInvalid();
+    const state = await this.authState(claims.userId);
+    if (!state || state.tokenVersion !== claims.tokenVersion) throw errors.tokenInvalid();
+    return { ...state, sessionId: claims.sessionId };
+  }
+
+  async updatePlan(
+    userId: number,
+    change: { plan?: PlanName | undefined; status?: SubscriptionStatus | undefined },
+  ): Promise<User> {
+    let status = change.status;
+    if (change.plan && !status) status = change.plan === 'Explorer' ? 'none' : 'active';
+    const row = await repo.updatePlan(this.deps.db, userId, { plan: change.plan, status });
+    if (!row) throw errors.notFound('No such user.');
+    await this.forgetAuthState(userId);
+    return this.toUser(this.deps.db, row);
+  }
+
+  async findByEmail(email: string): Promise<User | undefined> {
+    const row = await repo.findUserByEmail(this.deps.db, normaliseEmail(email));
+    return row ? this.toUser(this.deps.db, row) : undefined;
+  }
+}

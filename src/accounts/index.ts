@@ -1,0 +1,57 @@
+/**
+ * Accounts: users and their personal teams, plans and entitlements, passwords (argon2id), access
+ * JWTs, rotating refresh tokens, API keys, demo accounts. Owns the users/teams/refresh_tokens/
+ * api_keys tables. It does not decide HTTP concerns (cookies, CSRF, guards live in http/); routes
+ * here only translate requests into service calls.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/index.js';
+import type { Authenticator } from '../http/auth.js';
+import type { CsrfTokens } from '../http/csrf.js';
+import type { Kv } from '../kv/index.js';
+import { accountSchemas, registerAccountRoutes } from './accounts.routes.js';
+import { AccountsService } from './accounts.service.js';
+import { apiKeySchemas, registerApiKeyRoutes } from './api-keys.routes.js';
+import { ApiKeysService } from './api-keys.service.js';
+import { TokenSigner } from './tokens.js';
+
+export { AccountsService, type User } from './accounts.service.js';
+export { API_KEY_SCOPES, type ApiKeyScope, ApiKeysService } from './api-keys.service.js';
+export { type DemoAccounts, demoEmail, ensureDemoAccounts } from './demo.js';
+export * from './plans.js';
+export { TokenSigner } from './tokens.js';
+
+export interface Accounts {
+  accounts: AccountsService;
+  apiKeys: ApiKeysService;
+  authenticator: Authenticator;
+}
+
+export function createAccounts(deps: { db: Db; kv: Kv; clock: Clock; jwtSecret: string }): Accounts {
+  const signer = new TokenSigner(deps.jwtSecret);
+  const accounts = new AccountsService({ db: deps.db, kv: deps.kv, clock: deps.clock, signer });
+  const apiKeys = new ApiKeysService({ db: deps.db, clock: deps.clock });
+  const authenticator: Authenticator = {
+    async accessToken(token) {
+      const s = await accounts.authenticateAccessToken(token);
+      return { userId: s.userId, teamId: s.teamId, plan: s.plan, isAdmin: s.isAdmin, sessionId: s.sessionId };
+    },
+    apiKey: (secret) => apiKeys.authenticate(secret),
+  };
+  return { accounts, apiKeys, authenticator };
+}
+
+export function registerAccounts(
+  app: FastifyInstance,
+  a: Accounts,
+  options: { csrf: CsrfTokens; secureCookies: boolean },
+): void {
+  for (const schema of [...accountSchemas, ...apiKeySchemas]) app.addSchema(schema);
+  registerAccountRoutes(app, {
+    accounts: a.accounts,
+    csrf: options.csrf,
+    secureCookies: options.secureCookies,
+  });
+  registerApiKeyRoutes(app, a.apiKeys);
+}

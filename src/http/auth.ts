@@ -1,0 +1,223 @@
+/**
+ * The auth guard every /api route declares through `config.access`: who may call (public,
+ * optional, signed-in user, or user-or-read-key), CSRF for cookie-authenticated state changes,
+ * the plan gate, admin-only routes and the per-caller rate limit. It runs on onRequest, before
+ * the body is parsed, so a refused request costs nothing more. It also writes each rule into the
+ * route's OpenAPI entry (security schemes and the 401/403/429 answers).
+ */
+import type {} from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { type Entitlements, type PlanName, planAtLeast } from '../accounts/plans.js';
+import type { Clock } from '../clock.js';
+import { errors } from '../errors.js';
+import type { Kv, RateRule } from '../kv/index.js';
+import { ACCESS_COOKIE, CSRF_COOKIE } from './cookies.js';
+import type { CsrfTokens } from './csrf.js';
+import { ErrorRef } from './schemas.js';
+
+export type AuthMode = 'public' | 'optional' | 'read' | 'user';
+
+export interface AccessRule {
+  /**
+   * public: no credentials are looked at (login, register, refresh); rate limited per IP.
+   * optional: anonymous callers, users and `read` API keys. read: users and `read` keys.
+   * user: a signed-in user (cookie or bearer) only; API keys get 403 api_key_read_only.
+   */
+  auth: AuthMode;
+  /** Lowest plan allowed (403 plan_upgrade_required below it), and the feature's name for the message. */
+  plan?: PlanName;
+  feature?: string;
+  admin?: boolean;
+}
+
+export interface UserPrincipal {
+  kind: 'user';
+  userId: number;
+  teamId: number;
+  plan: PlanName;
+  isAdmin: boolean;
+  sessionId: string;
+  via: 'cookie' | 'bearer';
+}
+
+export interface KeyPrincipal {
+  kind: 'api_key';
+  keyId: number;
+  userId: number;
+  teamId: number;
+  plan: PlanName;
+  scopes: string[];
+}
+
+export interface AnonymousPrincipal {
+  kind: 'anonymous';
+}
+
+export type Principal = UserPrincipal | KeyPrincipal | AnonymousPrincipal;
+
+/** What the guard needs from the accounts domain (injected, so http/ does not depend on it). */
+export interface Authenticator {
+  accessToken(token: string): Promise<Omit<UserPrincipal, 'kind' | 'via'>>;
+  apiKey(secret: string): Promise<Omit<KeyPrincipal, 'kind'>>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessRule;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+export interface AuthDeps {
+  authenticator: Authenticator;
+  csrf: CsrfTokens;
+  kv: Kv;
+  clock: Clock;
+  entitlements: Entitlements;
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const ANONYMOUS: AnonymousPrincipal = { kind: 'anonymous' };
+
+/** The plan whose data shape a caller gets (anonymous callers see Explorer's). */
+export function effectivePlan(principal: Principal): PlanName {
+  return principal.kind === 'anonymous' ? 'Explorer' : principal.plan;
+}
+
+async function identify(request: FastifyRequest, deps: AuthDeps): Promise<Principal> {
+  const authorization = request.headers.authorization;
+  if (authorization !== undefined) {
+    const m = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorization.trim());
+    if (!m) throw errors.tokenInvalid('The Authorization header must be "Bearer <access token>".');
+    return { kind: 'user', via: 'bearer', ...(await deps.authenticator.accessToken(m[1]!)) };
+  }
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey === 'string') {
+    return { kind: 'api_key', ...(await deps.authenticator.apiKey(apiKey.trim())) };
+  }
+  const cookie = request.cookies[ACCESS_COOKIE];
+  if (cookie) return { kind: 'user', via: 'cookie', ...(await deps.authenticator.accessToken(cookie)) };
+  return ANONYMOUS;
+}
+
+function authorize(request: FastifyRequest, principal: Principal, rule: AccessRule, deps: AuthDeps): void {
+  if (principal.kind === 'anonymous') {
+    if (rule.auth !== 'optional') throw errors.notAuthenticated();
+    if (rule.plan || rule.admin) throw errors.notAuthenticated();
+    return;
+  }
+  if (principal.kind === 'api_key') {
+    if (!principal.scopes.includes('read')) {
+      throw errors.insufficientScope(
+        'This API key has only ingest scopes; the read API needs a key with scope "read".',
+      );
+    }
+    if (rule.auth === 'user' || rule.admin) throw errors.apiKeyReadOnly();
+  }
+  if (principal.kind === 'user' && principal.via === 'cookie' && STATE_CHANGING.has(request.method)) {
+    const header = request.headers['x-csrf-token'];
+    if (
+      !deps.csrf.verify(
+        typeof header === 'string' ? header : undefined,
+        request.cookies[CSRF_COOKIE],
+        principal.sessionId,
+      )
+    ) {
+      throw errors.csrfInvalid();
+    }
+  }
+  if (rule.admin && !(principal.kind === 'user' && principal.isAdmin)) {
+    throw errors.forbidden('admin_required', 'This endpoint is for administrators.');
+  }
+  if (rule.plan && !planAtLeast(principal.plan, rule.plan)) {
+    throw errors.planUpgradeRequired(rule.plan, rule.feature ?? 'This feature');
+  }
+}
+
+function rateBucket(
+  request: FastifyRequest,
+  principal: Principal,
+  deps: AuthDeps,
+): { key: string; name: string; perMin: number } {
+  switch (principal.kind) {
+    case 'user':
+      return {
+        key: `rl:user:${principal.userId}`,
+        name: 'user',
+        perMin: deps.entitlements.plans[principal.plan].readRatePerMin,
+      };
+    case 'api_key':
+      return {
+        key: `rl:key:${principal.keyId}`,
+        name: 'api_key',
+        perMin: deps.entitlements.plans[principal.plan].readRatePerMin,
+      };
+    default:
+      return { key: `rl:ip:${request.ip}`, name: 'anonymous', perMin: deps.entitlements.anonymousRatePerMin };
+  }
+}
+
+async function rateLimit(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  principal: Principal,
+  deps: AuthDeps,
+): Promise<void> {
+  const bucket = rateBucket(request, principal, deps);
+  const rule: RateRule = { burst: bucket.perMin, emissionMs: 60_000 / bucket.perMin };
+  const d = await deps.kv.rateLimit(bucket.key, rule, deps.clock.now().getTime());
+  // draft-ietf-httpapi-ratelimit-headers: the policy (quota q per window w seconds) and the state.
+  reply.header('RateLimit-Policy', `"${bucket.name}";q=${bucket.perMin};w=60`);
+  reply.header('RateLimit', `"${bucket.name}";r=${d.remaining};t=${d.resetSec}`);
+  if (!d.allowed) throw errors.rateLimited(d.retryAfterSec);
+}
+
+function securityFor(rule: AccessRule): Record<string, string[]>[] | undefined {
+  if (rule.auth === 'public') return undefined;
+  const schemes: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }];
+  if (rule.auth === 'optional' || rule.auth === 'read') schemes.push({ apiKeyAuth: [] });
+  if (rule.auth === 'optional') schemes.push({});
+  return schemes;
+}
+
+export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
+  app.decorateRequest('principal', null as unknown as Principal); // set by the guard on every guarded route
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const rule = (route.config as { access?: AccessRule } | undefined)?.access;
+    if (!rule) return;
+    const guard = async (request: FastifyRequest, reply: FastifyReply) => {
+      const principal = rule.auth === 'public' ? ANONYMOUS : await identify(request, deps);
+      authorize(request, principal, rule, deps);
+      request.principal = principal;
+      await rateLimit(request, reply, principal, deps);
+    };
+    const existing = route.onRequest;
+    route.onRequest = [guard, ...(existing ? (Array.isArray(existing) ? existing : [existing]) : [])];
+    route.schema ??= {};
+    const schema = route.schema as {
+      security?: unknown;
+      response?: Record<string, unknown>;
+      description?: string;
+    };
+    const security = securityFor(rule);
+    if (security) schema.security = security;
+    schema.response ??= {};
+    const response = schema.response;
+    response[429] ??= ErrorRef;
+    if (rule.auth !== 'public') response[401] ??= ErrorRef;
+    if (rule.auth !== 'public' && rule.auth !== 'optional') response[403] ??= ErrorRef;
+    if (rule.plan || rule.admin || rule.auth === 'user') response[403] ??= ErrorRef;
+    const notes = [
+      rule.plan ? `Requires the ${rule.plan} plan or higher (403 plan_upgrade_required).` : '',
+      rule.admin ? 'Administrators only (403 admin_required).' : '',
+      rule.auth === 'user' ? 'API keys are refused (403 api_key_read_only).' : '',
+      rule.auth !== 'public'
+        ? 'Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).'
+        : '',
+      'Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.',
+    ].filter(Boolean);
+    schema.description = [schema.description, ...notes].filter(Boolean).join('\n\n');
+  });
+}

@@ -1,0 +1,52 @@
+import { decide, gcraStep, type Kv, type RateDecision, type RateRule } from './kv.js';
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+/** Process-local store: right for one process; use Redis when several must agree. */
+export function memoryKv(now: () => number = Date.now): Kv {
+  const map = new Map<string, Entry>();
+  const live = (key: string): Entry | undefined => {
+    const e = map.get(key);
+    if (e && e.expiresAt <= now()) {
+      map.delete(key);
+      return undefined;
+    }
+    return e;
+  };
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const [k, e] of map) if (e.expiresAt <= t) map.delete(k);
+  }, 60_000);
+  sweep.unref();
+  return {
+    kind: 'memory',
+    async get(key) {
+      return live(key)?.value ?? null;
+    },
+    async set(key, value, ttlMs) {
+      map.set(key, { value, expiresAt: now() + ttlMs });
+    },
+    async del(key) {
+      map.delete(key);
+    },
+    async incr(key, ttlMs) {
+      const e = live(key);
+      const next = (e ? Number(e.value) : 0) + 1;
+      map.set(key, { value: String(next), expiresAt: e?.expiresAt ?? now() + ttlMs });
+      return next;
+    },
+    async rateLimit(key: string, rule: RateRule, nowMs: number): Promise<RateDecision> {
+      const stored = live(key);
+      const step = gcraStep(stored ? Number(stored.value) : null, nowMs, rule);
+      if (step.allowed) map.set(key, { value: String(step.tat), expiresAt: Math.max(step.tat, nowMs + 1) });
+      return decide(step.allowed, step.tat, nowMs, rule);
+    },
+    async close() {
+      clearInterval(sweep);
+      map.clear();
+    },
+  };
+}
