@@ -7,9 +7,13 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { CliUsageError, KEYS_USAGE, keysCommand, USER_USAGE, userCommand } from './accounts/accounts.cli.js';
+import { createAccounts } from './accounts/index.js';
+import { systemClock } from './clock.js';
+import { type Config, ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
-import { closeOnSignals, createLogger, startServer, startWorker } from './main.js';
+import { connectKv } from './kv/index.js';
+import { closeOnSignals, createLogger, openDatabase, startServer, startWorker } from './main.js';
 import { VERSION } from './version.js';
 
 export class UsageError extends Error {}
@@ -18,6 +22,24 @@ interface Command {
   summary: string;
   usage: string;
   run(args: string[], config: Config, out: (line: string) => void): Promise<number | 'running'>;
+}
+
+/** Opens the database (migrating it) and the accounts services for an admin command. */
+async function withAccountsArgs(
+  config: Config,
+  out: (line: string) => void,
+  fn: (args: string[], deps: Parameters<typeof userCommand>[1]) => Promise<number>,
+  args: string[],
+): Promise<number> {
+  const db = await openDatabase(config, createLogger(config));
+  const kv = await connectKv(config);
+  try {
+    const { accounts, apiKeys } = createAccounts({ db, kv, clock: systemClock, jwtSecret: resolveJwtSecret(config) });
+    return await fn(args, { accounts, apiKeys, out });
+  } finally {
+    await kv.close();
+    await db.close();
+  }
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -30,6 +52,15 @@ const COMMANDS: Record<string, Command> = {
       closeOnSignals(server, config.shutdownTimeoutMs);
       out(`svc ${VERSION} listening on ${server.url} (database: ${server.db.engine})`);
       out(`  API reference: ${server.url}/docs   OpenAPI: ${server.url}/openapi.json`);
+      if (server.demo) {
+        out('  Demo accounts (embedded mode), one per plan; password (also in DATA_DIR/demo-password):');
+        out(`    ${server.demo.password}`);
+        for (const a of server.demo.accounts) out(`    ${a.plan.padEnd(10)} ${a.email}`);
+        out(
+          `  Sign in: curl -X POST ${server.url}/api/auth/login -H 'content-type: application/json' ` +
+            `-d '{"email":"${server.demo.accounts[2]?.email}","password":"<password above>"}'`,
+        );
+      }
       return 'running';
     },
   },
@@ -42,6 +73,16 @@ const COMMANDS: Record<string, Command> = {
       closeOnSignals(worker, config.shutdownTimeoutMs);
       return 'running';
     },
+  },
+  user: {
+    summary: 'create a user, or change the plan of one',
+    usage: USER_USAGE,
+    run: (args, config, out) => withAccountsArgs(config, out, userCommand, args),
+  },
+  keys: {
+    summary: "create an API key for a user (prints the secret once)",
+    usage: KEYS_USAGE,
+    run: (args, config, out) => withAccountsArgs(config, out, keysCommand, args),
   },
   migrate: {
     summary: 'apply pending database migrations (--status: list them, change nothing)',
@@ -116,6 +157,10 @@ export async function runCli(
   } catch (err) {
     if (err instanceof ConfigError) {
       io.err(`svc: invalid configuration: ${err.message}`);
+      return 2;
+    }
+    if (err instanceof CliUsageError) {
+      io.err(`svc ${name}: ${err.message}\nusage: ${command.usage}`);
       return 2;
     }
     if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

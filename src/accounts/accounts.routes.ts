@@ -108,8 +108,12 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
         description:
           'Reads the svc_refresh cookie (then X-CSRF-Token is required) or `refresh_token` in the body. ' +
           'Single use: a consumed token presented again answers 401 refresh_reused and ends the session everywhere.',
-        body: Type.Optional(RefreshBody),
+        body: RefreshBody,
         response: { 200: Type.Ref('LoginResult'), ...errorResponses(401, 403, 422) },
+      },
+      // The web app posts no body at all (the token is in its cookie).
+      preValidation: async (request) => {
+        request.body ??= {};
       },
     },
     async (request, reply) => {

@@ -183,13 +183,14 @@ function securityFor(rule: AccessRule): Record<string, string[]>[] | undefined {
 }
 
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
-  app.decorateRequest('principal', null as unknown as Principal); // set by the guard on every guarded route
+  // Set by the guard on every guarded route; unguarded routes never read it.
+  app.decorateRequest('principal', null as never);
   app.addHook('onRoute', (route: RouteOptions) => {
     const rule = (route.config as { access?: AccessRule } | undefined)?.access;
     if (!rule) return;
     const guard = async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = rule.auth === 'public' ? ANONYMOUS : await identify(request, deps);
-      authorize(request, principal, rule, deps);
+      if (rule.auth !== 'public') authorize(request, principal, rule, deps);
       request.principal = principal;
       await rateLimit(request, reply, principal, deps);
     };

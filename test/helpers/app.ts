@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { type Accounts, createAccounts } from '../../src/accounts/index.js';
 import { buildApp } from '../../src/app.js';
 import { type Clock, systemClock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -26,6 +27,8 @@ export class LogCapture extends Writable {
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The accounts services on the same database and store (to create users with any plan). */
+  accounts: Accounts;
   testDb: TestDb;
   config: Config;
   logs: LogCapture;
@@ -62,8 +65,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   await options.configure?.(app);
   await app.ready();
+  const accounts = createAccounts({ db: testDb.db, kv, clock: options.clock ?? systemClock, jwtSecret: TEST_JWT_SECRET });
   return {
     app,
+    accounts,
     testDb,
     config,
     logs,
