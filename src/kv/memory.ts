@@ -41,7 +41,8 @@ export function memoryKv(now: () => number = Date.now): Kv {
     async rateLimit(key: string, rule: RateRule, nowMs: number): Promise<RateDecision> {
       const stored = live(key);
       const step = gcraStep(stored ? Number(stored.value) : null, nowMs, rule);
-      if (step.allowed) map.set(key, { value: String(step.tat), expiresAt: Math.max(step.tat, nowMs + 1) });
+      // Expiry is kept on this store's clock; the bucket's own times are on the caller's.
+      if (step.allowed) map.set(key, { value: String(step.tat), expiresAt: now() + Math.max(1, step.tat - nowMs) });
       return decide(step.allowed, step.tat, nowMs, rule);
     },
     async close() {
