@@ -6,6 +6,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 
+/** The account `bench/server.ts app` creates for authenticated figures. */
+export const BENCH_USER = { email: 'bench@example.com', password: 'bench password 0123' };
+
 export interface Figure {
   suite: string;
   name: string;

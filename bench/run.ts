@@ -4,10 +4,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { authSuite } from './auth.bench.js';
 import { httpSuite } from './http.bench.js';
 import type { Figure, Suite } from './lib.js';
 
-const SUITES: Suite[] = [httpSuite];
+const SUITES: Suite[] = [httpSuite, authSuite];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -8,8 +8,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { createAccounts } from '../src/accounts/index.js';
+import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/main.js';
+import { BENCH_USER } from './lib.js';
 
 const kind = process.argv[2];
 
@@ -23,15 +26,26 @@ if (kind === 'bare') {
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 } else if (kind === 'app') {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-  const server = await startServer(
-    loadConfig({
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      JWT_SECRET: 'bench-secret-0123456789abcdef0123456789',
-    }),
+  // Limits far above what the load generator can send: the benchmark measures work, not 429s.
+  const unlimited = Object.fromEntries(
+    ['Explorer', 'Builder', 'Studio', 'Enterprise'].map((p) => [p, { readRatePerMin: 1e9 }]),
   );
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: 'bench-secret-0123456789abcdef0123456789',
+    ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 1e9, plans: unlimited }),
+  });
+  const server = await startServer(config);
+  const { accounts } = createAccounts({
+    db: server.db,
+    kv: server.kv,
+    clock: systemClock,
+    jwtSecret: config.jwtSecret!,
+  });
+  await accounts.createUser({ email: BENCH_USER.email, password: BENCH_USER.password });
   process.stdout.write(`READY ${server.url}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 } else {

@@ -46,7 +46,11 @@ describe('svc CLI', () => {
   it('migrates an empty embedded database, then reports it up to date', async () => {
     const DATA_DIR = dataDir();
     const files = loadMigrations().map((m) => m.file);
-    expect(await run(['migrate'], { DATA_DIR })).toEqual({ code: 0, out: `applied ${files.length} migration(s)`, err: '' });
+    expect(await run(['migrate'], { DATA_DIR })).toEqual({
+      code: 0,
+      out: `applied ${files.length} migration(s)`,
+      err: '',
+    });
     expect(await run(['migrate'], { DATA_DIR })).toEqual({
       code: 0,
       out: `database is up to date (${files.length} migrations)`,

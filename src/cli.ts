@@ -34,7 +34,12 @@ async function withAccountsArgs(
   const db = await openDatabase(config, createLogger(config));
   const kv = await connectKv(config);
   try {
-    const { accounts, apiKeys } = createAccounts({ db, kv, clock: systemClock, jwtSecret: resolveJwtSecret(config) });
+    const { accounts, apiKeys } = createAccounts({
+      db,
+      kv,
+      clock: systemClock,
+      jwtSecret: resolveJwtSecret(config),
+    });
     return await fn(args, { accounts, apiKeys, out });
   } finally {
     await kv.close();
@@ -80,7 +85,7 @@ const COMMANDS: Record<string, Command> = {
     run: (args, config, out) => withAccountsArgs(config, out, userCommand, args),
   },
   keys: {
-    summary: "create an API key for a user (prints the secret once)",
+    summary: 'create an API key for a user (prints the secret once)',
     usage: KEYS_USAGE,
     run: (args, config, out) => withAccountsArgs(config, out, keysCommand, args),
   },

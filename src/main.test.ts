@@ -139,6 +139,8 @@ describe('the svc process', () => {
       child?.on('exit', () => reject(new Error(`exited early:\n${output}`)));
     });
     expect(await get(`${url}/readyz`)).toMatchObject({ status: 200 });
+    // Embedded mode prints how to sign in: the demo accounts and their generated password.
+    expect(output).toMatch(/Demo accounts .*\n\s+[A-Za-z0-9_-]{64}\n\s+Explorer\s+explorer@demo\.test/);
     const exited = new Promise<number | null>((r) => child?.on('exit', (code) => r(code)));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -12,9 +12,13 @@ function standIns(app: TestApp['app']) {
     principal: request.principal.kind,
   }));
   app.post('/api/test/write', { config: { access: { auth: 'user' } } }, async () => ({ ok: true }));
-  app.get('/api/test/studio', { config: { access: { auth: 'read', plan: 'Studio', feature: 'Dev Lens' } } }, async () => ({
-    ok: true,
-  }));
+  app.get(
+    '/api/test/studio',
+    { config: { access: { auth: 'read', plan: 'Studio', feature: 'Dev Lens' } } },
+    async () => ({
+      ok: true,
+    }),
+  );
 }
 
 let t: TestApp;
@@ -26,9 +30,21 @@ afterAll(async () => {
 });
 
 async function createKey(s: Awaited<ReturnType<typeof signedIn>>, scopes: string[]) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/keys', headers: bearer(s), payload: { name: 'test key', scopes } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/keys',
+    headers: bearer(s),
+    payload: { name: 'test key', scopes },
+  });
   expect(res.statusCode).toBe(200);
-  return res.json() as { id: number; key: string; prefix: string; scopes: string[]; name: string; created_at: string };
+  return res.json() as {
+    id: number;
+    key: string;
+    prefix: string;
+    scopes: string[];
+    name: string;
+    created_at: string;
+  };
 }
 
 describe('API keys', () => {
@@ -45,15 +61,27 @@ describe('API keys', () => {
     });
     const before = (await t.app.inject({ url: '/api/keys', headers: bearer(s) })).json();
     expect(before).toEqual([
-      { id: created.id, name: 'test key', prefix: created.prefix, scopes: ['read'], created_at: created.created_at, last_used_at: null },
+      {
+        id: created.id,
+        name: 'test key',
+        prefix: created.prefix,
+        scopes: ['read'],
+        created_at: created.created_at,
+        last_used_at: null,
+      },
     ]);
     expect(JSON.stringify(before)).not.toContain(created.key);
-    expect((await t.app.inject({ url: '/api/test/read', headers: { 'x-api-key': created.key } })).json()).toEqual({
+    expect(
+      (await t.app.inject({ url: '/api/test/read', headers: { 'x-api-key': created.key } })).json(),
+    ).toEqual({
       principal: 'api_key',
     });
     const after = (await t.app.inject({ url: '/api/keys', headers: bearer(s) })).json();
     expect(after[0].last_used_at).toMatch(/^\d{4}-\d\d-\d\dT/);
-    const stored = await t.testDb.db.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE id = $1', [created.id]);
+    const stored = await t.testDb.db.query<{ key_hash: string }>(
+      'SELECT key_hash FROM api_keys WHERE id = $1',
+      [created.id],
+    );
     expect(stored.rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(stored.rows[0]!.key_hash).not.toContain(created.key);
   });
@@ -62,14 +90,24 @@ describe('API keys', () => {
     const s = await signedIn(t);
     const other = await signedIn(t);
     const created = await createKey(s, ['read']);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/keys/${created.id}`, headers: bearer(other) })).statusCode).toBe(404);
-    const revoked = await t.app.inject({ method: 'DELETE', url: `/api/keys/${created.id}`, headers: bearer(s) });
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/keys/${created.id}`, headers: bearer(other) }))
+        .statusCode,
+    ).toBe(404);
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/keys/${created.id}`,
+      headers: bearer(s),
+    });
     expect(revoked.json()).toEqual({ status: 'revoked' });
     const use = await t.app.inject({ url: '/api/test/read', headers: { 'x-api-key': created.key } });
     expect(use.statusCode).toBe(401);
     expect(use.json()).toEqual({ detail: 'The API key is unknown or revoked.', code: 'api_key_invalid' });
     expect((await t.app.inject({ url: '/api/keys', headers: bearer(s) })).json()).toEqual([]);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/keys/${created.id}`, headers: bearer(s) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `/api/keys/${created.id}`, headers: bearer(s) }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('refuses an ingest-scope key on the read API and a read key on write features', async () => {
@@ -80,26 +118,42 @@ describe('API keys', () => {
     expect(onRead.statusCode).toBe(403);
     expect(onRead.json().code).toBe('insufficient_scope');
     const telemetry = await createKey(s, ['ingest:telemetry']);
-    expect((await t.app.inject({ url: '/api/test/read', headers: { 'x-api-key': telemetry.key } })).json().code).toBe(
-      'insufficient_scope',
-    );
+    expect(
+      (await t.app.inject({ url: '/api/test/read', headers: { 'x-api-key': telemetry.key } })).json().code,
+    ).toBe('insufficient_scope');
     for (const [method, url] of [
       ['POST', '/api/test/write'],
       ['POST', '/api/keys'],
       ['GET', '/api/auth/me'],
     ] as const) {
-      const res = await t.app.inject({ method, url, headers: { 'x-api-key': read.key }, payload: method === 'POST' ? {} : undefined });
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: { 'x-api-key': read.key },
+        payload: method === 'POST' ? {} : undefined,
+      });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ detail: 'API keys are read-only: sign in to use this endpoint.', code: 'api_key_read_only' });
+      expect(res.json()).toEqual({
+        detail: 'API keys are read-only: sign in to use this endpoint.',
+        code: 'api_key_read_only',
+      });
     }
-    const unknown = await t.app.inject({ url: '/api/test/read', headers: { 'x-api-key': 'svc_live_not-a-real-key' } });
+    const unknown = await t.app.inject({
+      url: '/api/test/read',
+      headers: { 'x-api-key': 'svc_live_not-a-real-key' },
+    });
     expect(unknown.json().code).toBe('api_key_invalid');
   });
 
   it('validates the scopes', async () => {
     const s = await signedIn(t);
     for (const scopes of [[], ['admin'], ['read', 'read'], [42]]) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/keys', headers: bearer(s), payload: { name: 'k', scopes } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/keys',
+        headers: bearer(s),
+        payload: { name: 'k', scopes },
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().field).toMatch(/^body\.scopes/);
     }
@@ -138,19 +192,42 @@ describe('plan gate and admin', () => {
   it('lets only administrators change plans, and validates the change', async () => {
     const s = await signedIn(t);
     const admin = await signedIn(t, { isAdmin: true });
-    const notAdmin = await t.app.inject({ method: 'PATCH', url: `/api/admin/users/${s.userId}`, headers: bearer(s), payload: { plan: 'Enterprise' } });
+    const notAdmin = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/users/${s.userId}`,
+      headers: bearer(s),
+      payload: { plan: 'Enterprise' },
+    });
     expect(notAdmin.statusCode).toBe(403);
-    expect(notAdmin.json()).toEqual({ detail: 'This endpoint is for administrators.', code: 'admin_required' });
-    const bad = await t.app.inject({ method: 'PATCH', url: `/api/admin/users/${s.userId}`, headers: bearer(admin), payload: { plan: 'Gold' } });
+    expect(notAdmin.json()).toEqual({
+      detail: 'This endpoint is for administrators.',
+      code: 'admin_required',
+    });
+    const bad = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/users/${s.userId}`,
+      headers: bearer(admin),
+      payload: { plan: 'Gold' },
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toEqual({
       detail: 'body.plan must be one of: Explorer, Builder, Studio, Enterprise',
       code: 'validation_failed',
       field: 'body.plan',
     });
-    const empty = await t.app.inject({ method: 'PATCH', url: `/api/admin/users/${s.userId}`, headers: bearer(admin), payload: {} });
+    const empty = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/users/${s.userId}`,
+      headers: bearer(admin),
+      payload: {},
+    });
     expect(empty.statusCode).toBe(422);
-    const missing = await t.app.inject({ method: 'PATCH', url: '/api/admin/users/999999', headers: bearer(admin), payload: { plan: 'Builder' } });
+    const missing = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/admin/users/999999',
+      headers: bearer(admin),
+      payload: { plan: 'Builder' },
+    });
     expect(missing.statusCode).toBe(404);
   });
 });
@@ -184,7 +261,9 @@ describe('login slow-down', () => {
 });
 
 describe('rate limits', () => {
-  const env = { ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 3, plans: { Explorer: { readRatePerMin: 4 } } }) };
+  const env = {
+    ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 3, plans: { Explorer: { readRatePerMin: 4 } } }),
+  };
 
   it('limits anonymous callers per IP and users per account, with the rate-limit headers', async () => {
     const clock = fixedClock('2026-06-01T12:00:00Z');
@@ -200,13 +279,16 @@ describe('rate limits', () => {
       expect(over.headers['retry-after']).toBe('20');
       expect(over.headers.ratelimit).toBe('"anonymous";r=0;t=60');
       expect(over.json()).toEqual({ detail: 'Too many requests; slow down.', code: 'rate_limited' });
-      expect((await app.app.inject({ url: '/api/test/read', remoteAddress: '10.0.0.9' })).statusCode).toBe(200);
+      expect((await app.app.inject({ url: '/api/test/read', remoteAddress: '10.0.0.9' })).statusCode).toBe(
+        200,
+      );
 
       clock.advance(60_000); // the IP bucket refills, so this address can sign in
       const s = await signedIn(app);
       const statuses: number[] = [];
       // signedIn() already spent one of the user's 4 on GET /api/auth/me.
-      for (let i = 0; i < 4; i++) statuses.push((await app.app.inject({ url: '/api/test/read', headers: bearer(s) })).statusCode);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await app.app.inject({ url: '/api/test/read', headers: bearer(s) })).statusCode);
       expect(statuses).toEqual([200, 200, 200, 429]);
       clock.advance(15_000); // one request back
       expect((await app.app.inject({ url: '/api/test/read', headers: bearer(s) })).statusCode).toBe(200);
@@ -224,7 +306,8 @@ describe('rate limits', () => {
     const b = await buildTestApp({ env, clock, kv: kvB, configure: standIns });
     try {
       const statuses = [];
-      for (const app of [a, b, a, b]) statuses.push((await app.app.inject({ url: '/api/test/read' })).statusCode);
+      for (const app of [a, b, a, b])
+        statuses.push((await app.app.inject({ url: '/api/test/read' })).statusCode);
       expect(statuses).toEqual([200, 200, 200, 429]);
     } finally {
       await a.close();
@@ -242,7 +325,13 @@ describe.each(testEngines())('concurrent refreshes on %s', (engine) => {
       const u = await createUser(app);
       const s = await login(app.app, u.email, u.password);
       const results = await Promise.all(
-        [1, 2].map(() => app.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: s.refreshToken } })),
+        [1, 2].map(() =>
+          app.app.inject({
+            method: 'POST',
+            url: '/api/auth/refresh',
+            payload: { refresh_token: s.refreshToken },
+          }),
+        ),
       );
       expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401]);
       expect(results.find((r) => r.statusCode === 401)!.json().code).toBe('refresh_reused');
@@ -257,14 +346,31 @@ describe('logs', () => {
     const app = await buildTestApp({ env: { LOG_LEVEL: 'trace' }, configure: standIns });
     try {
       const u = await createUser(app, { password: 'p4ssw0rd-that-must-not-leak' });
-      await app.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: u.email, password: 'wrong-but-secret-pw' } });
+      await app.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: u.email, password: 'wrong-but-secret-pw' },
+      });
       const s = await login(app.app, u.email, u.password);
       const key = (
-        await app.app.inject({ method: 'POST', url: '/api/keys', headers: bearer(s), payload: { name: 'k', scopes: ['read'] } })
+        await app.app.inject({
+          method: 'POST',
+          url: '/api/keys',
+          headers: bearer(s),
+          payload: { name: 'k', scopes: ['read'] },
+        })
       ).json().key as string;
       await app.app.inject({ url: '/api/test/read', headers: { 'x-api-key': key } });
-      const refreshed = await app.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: s.refreshToken } });
-      await app.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: s.refreshToken } });
+      const refreshed = await app.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: s.refreshToken },
+      });
+      await app.app.inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: s.refreshToken },
+      });
       const text = app.logs.text;
       expect(app.logs.lines.length).toBeGreaterThan(10);
       for (const secret of [
@@ -285,3 +391,51 @@ describe('logs', () => {
     }
   });
 });
+
+describe.runIf(process.env.REDIS_URL && process.env.DATABASE_URL)(
+  'two processes on PostgreSQL and Redis',
+  () => {
+    it('agree at once that a logged-out token is dead (token version cache invalidated in Redis)', async () => {
+      const { freshPostgresDatabase } = await import('../../test/helpers/db.js');
+      const { openPostgres, migrate } = await import('../db/index.js');
+      const { buildApp } = await import('../app.js');
+      const { loadConfig } = await import('../config.js');
+      const { LogCapture, TEST_JWT_SECRET } = await import('../../test/helpers/app.js');
+      const { createAccounts } = await import('./index.js');
+      const fresh = await freshPostgresDatabase();
+      const prefix = `svc-test:${randomUUID()}:`;
+      const dbA = await openPostgres(fresh.url, { max: 3 });
+      const dbB = await openPostgres(fresh.url, { max: 3 });
+      await migrate(dbA);
+      const kvA = await redisKv(process.env.REDIS_URL!, prefix);
+      const kvB = await redisKv(process.env.REDIS_URL!, prefix);
+      const clock = fixedClock('2026-06-01T12:00:00Z');
+      const deps = {
+        config: loadConfig({ LOG_LEVEL: 'silent' }),
+        clock,
+        jwtSecret: TEST_JWT_SECRET,
+        logStream: new LogCapture(),
+      };
+      const a = await buildApp({ ...deps, db: dbA, kv: kvA });
+      const b = await buildApp({ ...deps, db: dbB, kv: kvB });
+      try {
+        const accounts = createAccounts({ db: dbA, kv: kvA, clock, jwtSecret: TEST_JWT_SECRET }).accounts;
+        await accounts.createUser({ email: 'shared@example.com', password: 'shared password 1' });
+        const s = await login(a, 'shared@example.com', 'shared password 1');
+        expect((await b.inject({ url: '/api/auth/me', headers: bearer(s) })).statusCode).toBe(200); // cached by B now
+        expect(
+          (await a.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(s) })).statusCode,
+        ).toBe(200);
+        expect((await b.inject({ url: '/api/auth/me', headers: bearer(s) })).statusCode).toBe(401);
+      } finally {
+        await a.close();
+        await b.close();
+        await kvA.close();
+        await kvB.close();
+        await dbA.close();
+        await dbB.close();
+        await fresh.drop();
+      }
+    });
+  },
+);

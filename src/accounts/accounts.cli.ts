@@ -20,14 +20,16 @@ export interface AccountsCliDeps {
 function plan(value: string | undefined) {
   if (value === undefined) return undefined;
   const p = parsePlan(value);
-  if (!p) throw new CliUsageError(`--plan must be one of Explorer, Builder, Studio, Enterprise (got "${value}")`);
+  if (!p)
+    throw new CliUsageError(`--plan must be one of Explorer, Builder, Studio, Enterprise (got "${value}")`);
   return p;
 }
 
 function status(value: string | undefined): SubscriptionStatus | undefined {
   if (value === undefined) return undefined;
   const s = SUBSCRIPTION_STATUSES.find((x) => x === value.toLowerCase());
-  if (!s) throw new CliUsageError(`--status must be one of ${SUBSCRIPTION_STATUSES.join(', ')} (got "${value}")`);
+  if (!s)
+    throw new CliUsageError(`--status must be one of ${SUBSCRIPTION_STATUSES.join(', ')} (got "${value}")`);
   return s;
 }
 
@@ -38,7 +40,8 @@ function required(name: string, value: string | undefined): string {
 
 export const USER_USAGE =
   'svc user create --email E --password P [--plan studio] [--admin] | svc user set-plan --email E --plan P [--status S]';
-export const KEYS_USAGE = 'svc keys create --user EMAIL --scopes read[,sdk:ingest,ingest:telemetry] [--name N]';
+export const KEYS_USAGE =
+  'svc keys create --user EMAIL --scopes read[,sdk:ingest,ingest:telemetry] [--name N]';
 
 export async function userCommand(args: string[], deps: AccountsCliDeps): Promise<number> {
   const [sub, ...rest] = args;
@@ -120,7 +123,9 @@ export async function keysCommand(args: string[], deps: AccountsCliDeps): Promis
     values.name ?? `cli ${new Date().toISOString().slice(0, 10)}`,
     scopes as ApiKeyScope[],
   );
-  deps.out(`created key ${key.id} (${key.scopes.join(', ')}) for ${user.email}; the secret is shown only now:`);
+  deps.out(
+    `created key ${key.id} (${key.scopes.join(', ')}) for ${user.email}; the secret is shown only now:`,
+  );
   deps.out(key.key);
   return 0;
 }

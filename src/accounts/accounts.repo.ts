@@ -87,6 +87,21 @@ export async function updatePlan(
   return res.rows[0];
 }
 
+/** A user with the universe ids they track, in one round trip (GET /api/auth/me). */
+export async function findUserProfile(
+  db: Queryable,
+  id: number,
+): Promise<(UserRow & { tracked_games: number[] }) | undefined> {
+  const res = await db.query<UserRow & { tracked_games: number[] }>(
+    `SELECT ${USER_COLUMNS},
+            ARRAY(SELECT t.universe_id FROM tracked_games t WHERE t.user_id = users.id
+                  ORDER BY t.created_at, t.universe_id) AS tracked_games
+       FROM users WHERE id = $1`,
+    [id],
+  );
+  return res.rows[0];
+}
+
 export async function trackedUniverseIds(db: Queryable, userId: number): Promise<number[]> {
   const res = await db.query<{ universe_id: number }>(
     'SELECT universe_id FROM tracked_games WHERE user_id = $1 ORDER BY created_at, universe_id',

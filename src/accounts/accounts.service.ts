@@ -184,9 +184,16 @@ export class AccountsService {
   }
 
   async me(userId: number): Promise<User> {
-    const row = await repo.findUserById(this.deps.db, userId);
+    const row = await repo.findUserProfile(this.deps.db, userId);
     if (!row) throw errors.notFound('No such user.');
-    return this.toUser(this.deps.db, row);
+    return {
+      id: row.id,
+      email: row.email,
+      plan: row.plan,
+      subscription_status: row.subscription_status,
+      tracked_games: row.tracked_games,
+      is_admin: row.is_admin,
+    };
   }
 
   /** The current plan and token version of a user, cached briefly (shared through Redis). */

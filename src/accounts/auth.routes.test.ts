@@ -40,7 +40,10 @@ describe('register', () => {
       payload: { email: 'NEW.person@example.com', password: 'another long password' },
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ detail: 'An account with this e-mail already exists.', code: 'email_taken' });
+    expect(again.json()).toEqual({
+      detail: 'An account with this e-mail already exists.',
+      code: 'email_taken',
+    });
   });
 
   it.each([
@@ -58,17 +61,31 @@ describe('register', () => {
 describe('login', () => {
   it('sets exactly the three cookies with the right attributes', async () => {
     const u = await createUser(t);
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: u.email, password: u.password } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: u.email, password: u.password },
+    });
     expect(res.statusCode).toBe(200);
     const cookies = setCookies(res);
     expect(cookies.map((c) => c.name).sort()).toEqual(['svc_access', 'svc_csrf', 'svc_refresh']);
     const byName = Object.fromEntries(cookies.map((c) => [c.name, c.attributes]));
     expect(byName.svc_access).toEqual({ 'max-age': '900', path: '/', httponly: true, samesite: 'Lax' });
-    expect(byName.svc_refresh).toEqual({ 'max-age': '2592000', path: '/api/auth/refresh', httponly: true, samesite: 'Lax' });
+    expect(byName.svc_refresh).toEqual({
+      'max-age': '2592000',
+      path: '/api/auth/refresh',
+      httponly: true,
+      samesite: 'Lax',
+    });
     expect(byName.svc_csrf).toEqual({ path: '/', samesite: 'Lax' });
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
-    expect(body).toEqual({ access_token: expect.any(String), token_type: 'bearer', expires_in: 900, refresh_token: expect.any(String) });
+    expect(body).toEqual({
+      access_token: expect.any(String),
+      token_type: 'bearer',
+      expires_in: 900,
+      refresh_token: expect.any(String),
+    });
     expect(cookies.find((c) => c.name === 'svc_access')?.value).toBe(body.access_token);
     expect(cookies.find((c) => c.name === 'svc_refresh')?.value).toBe(body.refresh_token);
   });
@@ -90,7 +107,11 @@ describe('login', () => {
     const https = await buildTestApp({ env: { PUBLIC_URL: 'https://svc.example.com' } });
     try {
       const u = await createUser(https);
-      const res = await https.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: u.email, password: u.password } });
+      const res = await https.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: u.email, password: u.password },
+      });
       for (const c of setCookies(res)) expect(c.attributes.secure).toBe(true);
     } finally {
       await https.close();
@@ -99,7 +120,11 @@ describe('login', () => {
 
   it('answers a wrong password and an unknown e-mail with the same 401', async () => {
     const u = await createUser(t);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: u.email, password: 'nope nope nope' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: u.email, password: 'nope nope nope' },
+    });
     const unknown = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -116,7 +141,10 @@ describe('login', () => {
 describe('GET /api/auth/me', () => {
   it('works with the session cookie and with the bearer token, returning every User field', async () => {
     const s = await signedIn(t);
-    const viaCookie = await t.app.inject({ url: '/api/auth/me', headers: { cookie: cookieHeader({ svc_access: s.cookies.svc_access }) } });
+    const viaCookie = await t.app.inject({
+      url: '/api/auth/me',
+      headers: { cookie: cookieHeader({ svc_access: s.cookies.svc_access }) },
+    });
     const viaBearer = await t.app.inject({ url: '/api/auth/me', headers: bearer(s) });
     const expected = {
       id: s.userId,
@@ -148,10 +176,16 @@ describe('GET /api/auth/me', () => {
     expect(none.statusCode).toBe(401);
     expect(none.headers['www-authenticate']).toBe('Bearer');
     expect(none.json()).toEqual({ detail: 'Authentication is required.', code: 'not_authenticated' });
-    const forged = await t.app.inject({ url: '/api/auth/me', headers: { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.' } });
+    const forged = await t.app.inject({
+      url: '/api/auth/me',
+      headers: { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.' },
+    });
     expect(forged.statusCode).toBe(401);
     expect(forged.json().code).toBe('token_invalid');
-    const basic = await t.app.inject({ url: '/api/auth/me', headers: { authorization: 'Basic dXNlcjpwdw==' } });
+    const basic = await t.app.inject({
+      url: '/api/auth/me',
+      headers: { authorization: 'Basic dXNlcjpwdw==' },
+    });
     expect(basic.json().code).toBe('token_invalid');
   });
 });
@@ -163,8 +197,12 @@ describe('sessions', () => {
     const second = await login(t.app, u.email, u.password);
     expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(first) })).statusCode).toBe(401);
     expect(
-      (await t.app.inject({ url: '/api/auth/me', headers: { cookie: cookieHeader({ svc_access: first.cookies.svc_access }) } }))
-        .statusCode,
+      (
+        await t.app.inject({
+          url: '/api/auth/me',
+          headers: { cookie: cookieHeader({ svc_access: first.cookies.svc_access }) },
+        })
+      ).statusCode,
     ).toBe(401);
     const refreshOld = await t.app.inject({
       method: 'POST',
@@ -184,7 +222,11 @@ describe('sessions', () => {
     expect(cleared.map((c) => c.name).sort()).toEqual(['svc_access', 'svc_csrf', 'svc_refresh']);
     for (const c of cleared) expect(c.value).toBe('');
     expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(s) })).statusCode).toBe(401);
-    const refresh = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: s.refreshToken } });
+    const refresh = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: s.refreshToken },
+    });
     expect(refresh.statusCode).toBe(401);
   });
 });
@@ -192,26 +234,59 @@ describe('sessions', () => {
 describe('refresh', () => {
   it('rotates; replaying a used token answers refresh_reused and kills the token it minted', async () => {
     const s = await signedIn(t);
-    const first = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: s.refreshToken } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: s.refreshToken },
+    });
     expect(first.statusCode).toBe(200);
     const rotated = first.json() as { access_token: string; refresh_token: string };
     expect(rotated.refresh_token).not.toBe(s.refreshToken);
-    expect((await t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${rotated.access_token}` } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          url: '/api/auth/me',
+          headers: { authorization: `Bearer ${rotated.access_token}` },
+        })
+      ).statusCode,
+    ).toBe(200);
 
-    const replay = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: s.refreshToken } });
+    const replay = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: s.refreshToken },
+    });
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual({
       detail: 'This refresh token was already used; the session has been revoked.',
       code: 'refresh_reused',
     });
-    const minted = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: rotated.refresh_token } });
+    const minted = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: rotated.refresh_token },
+    });
     expect(minted.statusCode).toBe(401);
-    expect((await t.app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${rotated.access_token}` } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          url: '/api/auth/me',
+          headers: { authorization: `Bearer ${rotated.access_token}` },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('answers 401 for an unknown token and for no token at all', async () => {
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/auth/refresh', payload: { refresh_token: 'made-up' } });
-    expect(unknown.json()).toEqual({ detail: 'The refresh token is invalid, expired or revoked.', code: 'token_invalid' });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: 'made-up' },
+    });
+    expect(unknown.json()).toEqual({
+      detail: 'The refresh token is invalid, expired or revoked.',
+      code: 'token_invalid',
+    });
     const none = await t.app.inject({ method: 'POST', url: '/api/auth/refresh' });
     expect(none.statusCode).toBe(401);
     expect(none.json().code).toBe('not_authenticated');
@@ -229,7 +304,11 @@ describe('refresh', () => {
       headers: { cookie, 'x-csrf-token': s.cookies.svc_csrf, origin: 'http://localhost:8080' },
     });
     expect(ok.statusCode).toBe(200);
-    expect(setCookies(ok).map((c) => c.name).sort()).toEqual(['svc_access', 'svc_csrf', 'svc_refresh']);
+    expect(
+      setCookies(ok)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(['svc_access', 'svc_csrf', 'svc_refresh']);
     expect(ok.json().refresh_token).toBeUndefined();
   });
 });
@@ -279,7 +358,10 @@ describe('CSRF on cookie-authenticated state changes', () => {
       payload: { name: 'k', scopes: ['read'] },
     });
     expect(viaBearer.statusCode).toBe(200);
-    const read = await t.app.inject({ url: '/api/keys', headers: { cookie: cookieHeader({ svc_access: a.cookies.svc_access }) } });
+    const read = await t.app.inject({
+      url: '/api/keys',
+      headers: { cookie: cookieHeader({ svc_access: a.cookies.svc_access }) },
+    });
     expect(read.statusCode).toBe(200);
   });
 });

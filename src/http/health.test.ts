@@ -19,7 +19,11 @@ describe('health and readiness', () => {
     expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject({ url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', database: 'pglite', migrations: loadMigrations().length });
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      database: 'pglite',
+      migrations: loadMigrations().length,
+    });
   });
 
   it('is not ready while migrations are pending', async () => {

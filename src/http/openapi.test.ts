@@ -71,6 +71,35 @@ describe('GET /openapi.json', () => {
     expect((await new Validator().validate(doc)).valid).toBe(true);
   });
 
+  it('describes the auth endpoints with their schemas and security', async () => {
+    const doc = (await getDoc('/openapi.json?prefix=/api/auth')) as Awaited<ReturnType<typeof getDoc>> & {
+      paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+    };
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/auth/login',
+      '/api/auth/logout',
+      '/api/auth/me',
+      '/api/auth/refresh',
+      '/api/auth/register',
+    ]);
+    expect(Object.keys(doc.components.schemas).sort()).toEqual(['ErrorResponse', 'LoginResult', 'User']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'apiKeyAuth',
+      'bearerAuth',
+      'cookieAuth',
+    ]);
+    expect(doc.paths['/api/auth/me']!.get!.security).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    expect(Object.keys(doc.paths['/api/auth/me']!.get!.responses).sort()).toEqual([
+      '200',
+      '401',
+      '403',
+      '429',
+    ]);
+    expect(doc.paths['/api/auth/login']!.post!.security).toBeUndefined();
+    expect((await new Validator().validate(doc)).valid).toBe(true);
+  });
+
   it('drops components no kept path references', async () => {
     const doc = await getDoc('/openapi.json?prefix=/healthz');
     expect(Object.keys(doc.paths)).toEqual(['/healthz']);

@@ -42,7 +42,8 @@ export function memoryKv(now: () => number = Date.now): Kv {
       const stored = live(key);
       const step = gcraStep(stored ? Number(stored.value) : null, nowMs, rule);
       // Expiry is kept on this store's clock; the bucket's own times are on the caller's.
-      if (step.allowed) map.set(key, { value: String(step.tat), expiresAt: now() + Math.max(1, step.tat - nowMs) });
+      if (step.allowed)
+        map.set(key, { value: String(step.tat), expiresAt: now() + Math.max(1, step.tat - nowMs) });
       return decide(step.allowed, step.tat, nowMs, rule);
     },
     async close() {

@@ -65,7 +65,12 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   await options.configure?.(app);
   await app.ready();
-  const accounts = createAccounts({ db: testDb.db, kv, clock: options.clock ?? systemClock, jwtSecret: TEST_JWT_SECRET });
+  const accounts = createAccounts({
+    db: testDb.db,
+    kv,
+    clock: options.clock ?? systemClock,
+    jwtSecret: TEST_JWT_SECRET,
+  });
   return {
     app,
     accounts,

@@ -58,7 +58,10 @@ export async function login(app: FastifyInstance, email: string, password: strin
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
   const jar = Object.fromEntries(setCookies(res).map((c) => [c.name, c.value])) as LoggedIn['cookies'];
   const body = res.json() as { access_token: string; refresh_token: string };
-  const me = await app.inject({ url: '/api/auth/me', headers: { authorization: `Bearer ${body.access_token}` } });
+  const me = await app.inject({
+    url: '/api/auth/me',
+    headers: { authorization: `Bearer ${body.access_token}` },
+  });
   return {
     userId: (me.json() as { id: number }).id,
     email,
