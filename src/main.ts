@@ -10,7 +10,7 @@ import { type Clock, systemClock } from './clock.js';
 import { type Config, resolveJwtSecret } from './config.js';
 import { connectDb, type Db, migrate } from './db/index.js';
 import { loggerOptions } from './http/index.js';
-import { type Job, Scheduler } from './jobs/index.js';
+import { allJobs, type Job, Scheduler } from './jobs/index.js';
 import { connectKv, type Kv } from './kv/index.js';
 
 export interface StartOptions {
@@ -18,7 +18,8 @@ export interface StartOptions {
   logStream?: DestinationStream;
   /** Extra routes or hooks before listening (tests add slow routes to test shutdown). */
   configure?: (app: FastifyInstance) => void | Promise<void>;
-  /** Background jobs to schedule; later issues register the collector, alerts, forecasts here. */
+  /** Background jobs to schedule (default: every job in jobs/catalog.ts; `serve` runs them only in
+   * embedded mode, since with DATABASE_URL `svc worker` processes do). */
   jobs?: Job[];
 }
 
@@ -86,15 +87,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   // Embedded mode (no DATABASE_URL) is a try-it-out install: one demo account per plan.
-  const demo = config.databaseUrl
-    ? undefined
-    : await ensureDemoAccounts(
-        new AccountsService({ db, kv, clock, signer: new TokenSigner(jwtSecret) }),
-        config.dataDir,
-      );
+  const accounts = new AccountsService({ db, kv, clock, signer: new TokenSigner(jwtSecret) });
+  const demo = config.databaseUrl ? undefined : await ensureDemoAccounts(accounts, config.dataDir);
   await options.configure?.(app);
   const scheduler = new Scheduler({ db, clock, log: app.log });
-  for (const job of options.jobs ?? []) scheduler.add(job);
+  for (const job of options.jobs ?? (config.databaseUrl ? [] : allJobs({ accounts }))) scheduler.add(job);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -133,7 +130,8 @@ export async function startWorker(config: Config, options: StartOptions = {}): P
   const db = await openDatabase(config, log);
   const kv = await connectKv(config);
   const scheduler = new Scheduler({ db, clock, log });
-  for (const job of options.jobs ?? []) scheduler.add(job);
+  const accounts = new AccountsService({ db, kv, clock, signer: new TokenSigner(resolveJwtSecret(config)) });
+  for (const job of options.jobs ?? allJobs({ accounts })) scheduler.add(job);
   scheduler.start();
   log.info({ jobs: scheduler.jobNames }, 'worker started');
   const close = once(async (reason) => {

@@ -159,7 +159,7 @@ export async function revokeFamily(db: Queryable, familyId: string, now: Date): 
   ]);
 }
 
-/** Refresh tokens that can no longer be used are kept 30 days (to recognise reuse), then purged. */
+/** Refresh tokens past their expiry can never be used again (nor replayed meaningfully). */
 export async function purgeDeadRefreshTokens(db: Queryable, olderThan: Date): Promise<number> {
   const res = await db.query('DELETE FROM refresh_tokens WHERE expires_at < $1', [olderThan]);
   return res.rowCount;

@@ -178,6 +178,11 @@ export class AccountsService {
     return this.issue(row, found.family_id, now);
   }
 
+  /** Deletes refresh tokens past their expiry (a daily job); returns how many. */
+  purgeExpiredRefreshTokens(now: Date): Promise<number> {
+    return repo.purgeDeadRefreshTokens(this.deps.db, now);
+  }
+
   async logout(userId: number): Promise<void> {
     await repo.bumpTokenVersion(this.deps.db, userId);
     await this.forgetAuthState(userId);

@@ -2,5 +2,7 @@
  * Scheduled work. The scheduler owns when jobs run and that runs never overlap across processes;
  * each job is `run(now)` and only calls domain services: no business rules live here.
  */
+
+export { allJobs, type JobDeps } from './catalog.js';
 export { jobStates } from './jobs.repo.js';
 export { type Job, Scheduler, type SchedulerDeps } from './scheduler.js';
