@@ -2,19 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './cli.js';
+import { runSvc } from '../test/helpers/cli.js';
 import { loadMigrations, openPglite } from './db/index.js';
-
-async function run(argv: string[], env: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    { LOG_LEVEL: 'silent', ...env },
-    { out: (l) => out.push(l), err: (l) => err.push(l) },
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 function dataDir(): string {
   return mkdtempSync(join(tmpdir(), 'svc-cli-'));
@@ -22,23 +11,31 @@ function dataDir(): string {
 
 describe('svc CLI', () => {
   it('prints help listing every command', async () => {
-    const r = await run(['help']);
+    const r = await runSvc(['help']);
     expect(r.code).toBe(0);
-    for (const usage of ['svc serve', 'svc worker', 'svc migrate [--status]']) expect(r.out).toContain(usage);
+    for (const usage of [
+      'svc serve',
+      'svc worker',
+      'svc migrate [--status]',
+      'svc user create',
+      'svc keys create',
+    ]) {
+      expect(r.out.join('\n')).toContain(usage);
+    }
   });
 
   it('exits 2 on an unknown command, an unknown flag and a bad variable', async () => {
-    expect(await run(['frobnicate'])).toMatchObject({
+    expect(await runSvc(['frobnicate'])).toMatchObject({
       code: 2,
       err: expect.stringContaining('unknown command "frobnicate"'),
     });
-    expect(await run(['migrate', '--force'], { DATA_DIR: dataDir() })).toMatchObject({
+    expect(await runSvc(['migrate', '--force'], { DATA_DIR: dataDir() })).toMatchObject({
       code: 2,
       err: expect.stringContaining("svc migrate: Unknown option '--force'"),
     });
-    expect(await run(['migrate'], { PORT: 'eighty' })).toEqual({
+    expect(await runSvc(['migrate'], { PORT: 'eighty' })).toEqual({
       code: 2,
-      out: '',
+      out: [],
       err: 'svc: invalid configuration: PORT must be an integer from 0 to 65535 (got "eighty")',
     });
   });
@@ -46,19 +43,19 @@ describe('svc CLI', () => {
   it('migrates an empty embedded database, then reports it up to date', async () => {
     const DATA_DIR = dataDir();
     const files = loadMigrations().map((m) => m.file);
-    expect(await run(['migrate'], { DATA_DIR })).toEqual({
+    expect(await runSvc(['migrate'], { DATA_DIR })).toEqual({
       code: 0,
-      out: `applied ${files.length} migration(s)`,
+      out: [`applied ${files.length} migration(s)`],
       err: '',
     });
-    expect(await run(['migrate'], { DATA_DIR })).toEqual({
+    expect(await runSvc(['migrate'], { DATA_DIR })).toEqual({
       code: 0,
-      out: `database is up to date (${files.length} migrations)`,
+      out: [`database is up to date (${files.length} migrations)`],
       err: '',
     });
-    expect(await run(['migrate', '--status'], { DATA_DIR })).toEqual({
+    expect(await runSvc(['migrate', '--status'], { DATA_DIR })).toEqual({
       code: 0,
-      out: files.map((f) => `applied  ${f}`).join('\n'),
+      out: files.map((f) => `applied  ${f}`),
       err: '',
     });
   });
@@ -68,7 +65,7 @@ describe('svc CLI', () => {
     const db = await openPglite(join(DATA_DIR, 'pg'));
     await db.exec('CREATE TABLE job_state (conflicting int)'); // makes 0001 fail
     await db.close();
-    const r = await run(['migrate'], { DATA_DIR });
+    const r = await runSvc(['migrate'], { DATA_DIR });
     expect(r.code).toBe(1);
     expect(r.err).toMatch(
       /^svc: migration 0001_job_state\.sql failed and was rolled back: .*job_state.*already exists/,
@@ -76,7 +73,7 @@ describe('svc CLI', () => {
   });
 
   it('exits 1 when the database cannot be reached', async () => {
-    const r = await run(['migrate'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    const r = await runSvc(['migrate'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^svc migrate failed: .*ECONNREFUSED/);
   });

@@ -446,12 +446,15 @@ describe('the daily refresh-token purge job', () => {
     const s = await signedIn(t);
     const count = async () =>
       (
-        await t.testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM refresh_tokens WHERE user_id = $1', [
-          s.userId,
-        ])
+        await t.testDb.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM refresh_tokens WHERE user_id = $1',
+          [s.userId],
+        )
       ).rows[0]!.n;
     expect(await count()).toBe(1);
-    const job = allJobs({ accounts: t.accounts.accounts }).find((j) => j.name === 'purge-expired-refresh-tokens')!;
+    const job = allJobs({ accounts: t.accounts.accounts }).find(
+      (j) => j.name === 'purge-expired-refresh-tokens',
+    )!;
     expect(job.intervalMs).toBe(86_400_000);
     await job.run(new Date(Date.now() + 29 * 86_400_000));
     expect(await count()).toBe(1);

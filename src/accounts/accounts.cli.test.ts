@@ -2,18 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../cli.js';
-
-async function run(argv: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    { LOG_LEVEL: 'silent', ...env },
-    { out: (l) => out.push(l), err: (l) => err.push(l) },
-  );
-  return { code, out, err: err.join('\n') };
-}
+import { runSvc as run } from '../../test/helpers/cli.js';
 
 describe('svc user and svc keys', () => {
   it('create users, change plans and create keys', async () => {

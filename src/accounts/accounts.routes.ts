@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
 import type { UserPrincipal } from '../http/auth.js';
-import { CSRF_COOKIE, clearSessionCookies, REFRESH_COOKIE, setSessionCookies } from '../http/cookies.js';
+import { clearSessionCookies, REFRESH_COOKIE, setSessionCookies } from '../http/cookies.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import { errorResponses } from '../http/schemas.js';
 import {
@@ -122,15 +122,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
       if (!token) throw errors.notAuthenticated('Send the svc_refresh cookie or refresh_token in the body.');
       if (fromBody === undefined) {
         const sessionId = await accounts.refreshSessionId(token);
-        const header = request.headers['x-csrf-token'];
-        if (
-          !sessionId ||
-          !csrf.verify(
-            typeof header === 'string' ? header : undefined,
-            request.cookies[CSRF_COOKIE],
-            sessionId,
-          )
-        ) {
+        if (!sessionId || !csrf.verifyRequest(request, sessionId)) {
           throw errors.csrfInvalid();
         }
       }

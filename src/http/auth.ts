@@ -11,7 +11,7 @@ import { type Entitlements, type PlanName, planAtLeast } from '../accounts/plans
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { Kv, RateRule } from '../kv/index.js';
-import { ACCESS_COOKIE, CSRF_COOKIE } from './cookies.js';
+import { ACCESS_COOKIE } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 import { ErrorRef } from './schemas.js';
 
@@ -117,16 +117,7 @@ function authorize(request: FastifyRequest, principal: Principal, rule: AccessRu
     if (rule.auth === 'user' || rule.admin) throw errors.apiKeyReadOnly();
   }
   if (principal.kind === 'user' && principal.via === 'cookie' && STATE_CHANGING.has(request.method)) {
-    const header = request.headers['x-csrf-token'];
-    if (
-      !deps.csrf.verify(
-        typeof header === 'string' ? header : undefined,
-        request.cookies[CSRF_COOKIE],
-        principal.sessionId,
-      )
-    ) {
-      throw errors.csrfInvalid();
-    }
+    if (!deps.csrf.verifyRequest(request, principal.sessionId)) throw errors.csrfInvalid();
   }
   if (rule.admin && !(principal.kind === 'user' && principal.isAdmin)) {
     throw errors.forbidden('admin_required', 'This endpoint is for administrators.');

@@ -5,6 +5,7 @@
  * another session (or forged without the key) fails.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CSRF_COOKIE } from './cookies.js';
 
 export class CsrfTokens {
   private readonly key: Buffer;
@@ -21,6 +22,22 @@ export class CsrfTokens {
   mint(sessionId: string): string {
     const nonce = randomBytes(16).toString('base64url');
     return `${nonce}.${this.mac(sessionId, nonce)}`;
+  }
+
+  /** verify() on a request: its X-CSRF-Token header against its svc_csrf cookie. */
+  verifyRequest(
+    request: {
+      headers: Record<string, string | string[] | undefined>;
+      cookies: Record<string, string | undefined>;
+    },
+    sessionId: string,
+  ): boolean {
+    const header = request.headers['x-csrf-token'];
+    return this.verify(
+      typeof header === 'string' ? header : undefined,
+      request.cookies[CSRF_COOKIE],
+      sessionId,
+    );
   }
 
   /** True when header and cookie carry the same token and it was minted for `sessionId`. */
