@@ -260,6 +260,27 @@ describe('login slow-down', () => {
   });
 });
 
+describe('login slow-down per IP', () => {
+  it('slows an address that fails on many accounts, but not other addresses', async () => {
+    const clock = fixedClock('2026-06-01T11:00:00Z');
+    const app = await buildTestApp({ clock });
+    try {
+      const victim = await createUser(app);
+      const fromIp = (email: string, password: string, remoteAddress: string) =>
+        app.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress, payload: { email, password } });
+      for (let i = 0; i < 21; i++) {
+        expect((await fromIp(`guess${i}@example.com`, 'wrong password!', '203.0.113.7')).statusCode).toBe(401);
+      }
+      const slowed = await fromIp(victim.email, victim.password, '203.0.113.7');
+      expect(slowed.statusCode).toBe(429);
+      expect(slowed.headers['retry-after']).toBe('1');
+      expect((await fromIp(victim.email, victim.password, '198.51.100.4')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('rate limits', () => {
   const env = {
     ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 3, plans: { Explorer: { readRatePerMin: 4 } } }),
