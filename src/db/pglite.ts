@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, Queryable, QueryResult, Tx } from './db.js';
 import { OID, parseDate, parseInt8, parseNumberArray, parseNumeric } from './types.js';
 
@@ -32,7 +33,9 @@ function wrap(q: PgliteQueryable): Queryable {
  * PGlite is a single connection: its transactions hold it exclusively, others wait their turn.
  */
 export async function openPglite(dataDir?: string): Promise<Db> {
-  const pg = await PGlite.create(dataDir ? { dataDir, parsers } : { parsers });
+  // Extensions the migrations create must be loaded into the WASM build first.
+  const extensions = { pg_trgm };
+  const pg = await PGlite.create(dataDir ? { dataDir, parsers, extensions } : { parsers, extensions });
   const base = wrap(pg);
   let closed = false;
   return {

@@ -48,6 +48,9 @@ export interface FetchResult<T> {
 
 export interface PlatformSource {
   readonly name: 'simulated' | 'roblox';
+  /** True when readings for past moments can be produced (the simulated market); the Roblox APIs
+   * only answer for now, so history cannot be backfilled from them. */
+  readonly replaysPast: boolean;
   /** Universe ids worth collecting at `now` (the top of the charts / the whole simulated catalogue). */
   discover(now: Date): Promise<number[]>;
   /** Game details (incl. CCU, visits, favourites) for any number of universes; batched inside. */
