@@ -83,8 +83,21 @@ export function windowStrength(w: SeasonalWindow, t: number): number {
   return best;
 }
 
-/** The seasonal CCU multiplier for a genre at time `t` (ms). */
+const cache = new Map<string, number>();
+
+/** The seasonal CCU multiplier for a genre at time `t` (ms); resolved to the hour and memoised. */
 export function seasonalMultiplier(genre: string, t: number): number {
+  const hour = Math.floor(t / 3_600_000);
+  const key = `${genre}|${hour}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  if (cache.size > 200_000) cache.clear();
+  const m = computeSeasonal(genre, hour * 3_600_000 + 1_800_000);
+  cache.set(key, m);
+  return m;
+}
+
+function computeSeasonal(genre: string, t: number): number {
   let m = 1;
   for (const w of SEASONAL_WINDOWS) {
     const s = windowStrength(w, t);

@@ -66,7 +66,7 @@ function dailyFactor(shape: MarketShape, g: GameSpec, t: number): number {
 }
 
 function weeklyFactor(shape: MarketShape, t: number): number {
-  const dow = (new Date(t).getUTCDay() + 6) % 7; // Monday = 0
+  const dow = (Math.floor(t / DAY_MS) + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
   return shape.weeklyProfile[dow]!;
 }
 

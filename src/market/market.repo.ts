@@ -1,0 +1,232 @@
+/** Market SQL: the catalogue, CCU tiers, genre snapshots and stored views. */
+import type { Queryable } from '../db/index.js';
+
+export interface GameUpsert {
+  universeId: number;
+  placeId: number;
+  name: string;
+  description: string;
+  creatorId: number;
+  creatorName: string;
+  creatorType: string;
+  genre: string;
+  maxPlayers: number;
+  createdAt: Date;
+  updatedAt: Date;
+  ccu: number;
+  visits: number;
+  favorites: number;
+  upVotes: number | null;
+  downVotes: number | null;
+  searchText: string;
+}
+
+/** Inserts or refreshes games with their latest reading, in one statement per batch. */
+export async function upsertGames(db: Queryable, rows: GameUpsert[], observedAt: Date): Promise<void> {
+  if (rows.length === 0) return;
+  const col = <K extends keyof GameUpsert>(k: K) => rows.map((r) => r[k]);
+  await db.query(
+    `INSERT INTO games (universe_id, place_id, name, description, creator_id, creator_name, creator_type, genre,
+                        max_players, created_at, updated_at, ccu, visits, favorites, up_votes, down_votes,
+                        search_text, observed_at, first_seen_at)
+     SELECT u.*, $18::timestamptz, $18::timestamptz
+       FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::text[],
+                   $9::int[], $10::timestamptz[], $11::timestamptz[], $12::int[], $13::bigint[], $14::bigint[],
+                   $15::bigint[], $16::bigint[], $17::text[]) AS u
+     ON CONFLICT (universe_id) DO UPDATE SET
+       place_id = EXCLUDED.place_id, name = EXCLUDED.name, description = EXCLUDED.description,
+       creator_id = EXCLUDED.creator_id, creator_name = EXCLUDED.creator_name, creator_type = EXCLUDED.creator_type,
+       genre = EXCLUDED.genre, max_players = EXCLUDED.max_players, created_at = EXCLUDED.created_at,
+       updated_at = EXCLUDED.updated_at, ccu = EXCLUDED.ccu, visits = EXCLUDED.visits, favorites = EXCLUDED.favorites,
+       up_votes = COALESCE(EXCLUDED.up_votes, games.up_votes), down_votes = COALESCE(EXCLUDED.down_votes, games.down_votes),
+       search_text = EXCLUDED.search_text, observed_at = EXCLUDED.observed_at
+     WHERE games.observed_at IS NULL OR games.observed_at <= EXCLUDED.observed_at`,
+    [
+      col('universeId'),
+      col('placeId'),
+      col('name'),
+      col('description'),
+      col('creatorId'),
+      col('creatorName'),
+      col('creatorType'),
+      col('genre'),
+      col('maxPlayers'),
+      col('createdAt'),
+      col('updatedAt'),
+      col('ccu'),
+      col('visits'),
+      col('favorites'),
+      col('upVotes'),
+      col('downVotes'),
+      col('searchText'),
+      observedAt,
+    ],
+  );
+}
+
+export interface SampleRow {
+  universeId: number;
+  ts: Date;
+  ccu: number;
+  visits: number;
+}
+
+export async function insertSamples(db: Queryable, rows: SampleRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO ccu_samples (universe_id, ts, ccu, visits)
+     SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::bigint[])
+     ON CONFLICT (universe_id, ts) DO NOTHING`,
+    [rows.map((r) => r.universeId), rows.map((r) => r.ts), rows.map((r) => r.ccu), rows.map((r) => r.visits)],
+  );
+}
+
+export interface RollupRow {
+  universeId: number;
+  /** Hour start, or the day as 'YYYY-MM-DD'. */
+  at: Date | string;
+  ccuAvg: number;
+  ccuMax: number;
+  samples: number;
+  visits: number;
+}
+
+/** Writes precomputed rollups (backfill); existing rows are replaced. */
+export async function insertRollups(db: Queryable, tier: 'hourly' | 'daily', rows: RollupRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const [table, key, type] = tier === 'hourly' ? ['ccu_hourly', 'hour', 'timestamptz'] : ['ccu_daily', 'day', 'date'];
+  await db.query(
+    `INSERT INTO ${table} (universe_id, ${key}, ccu_avg, ccu_max, samples, visits)
+     SELECT * FROM unnest($1::bigint[], $2::${type}[], $3::real[], $4::int[], $5::int[], $6::bigint[])
+     ON CONFLICT (universe_id, ${key}) DO UPDATE SET ccu_avg = EXCLUDED.ccu_avg, ccu_max = EXCLUDED.ccu_max,
+       samples = EXCLUDED.samples, visits = EXCLUDED.visits`,
+    [
+      rows.map((r) => r.universeId),
+      rows.map((r) => r.at),
+      rows.map((r) => r.ccuAvg),
+      rows.map((r) => r.ccuMax),
+      rows.map((r) => r.samples),
+      rows.map((r) => r.visits),
+    ],
+  );
+}
+
+/** Recomputes the hourly rollup of the hour starting at `hour` from its raw samples. */
+export async function rollUpHour(db: Queryable, hour: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO ccu_hourly (universe_id, hour, ccu_avg, ccu_max, samples, visits)
+     SELECT universe_id, $1::timestamptz, avg(ccu), max(ccu), count(*), max(visits)
+       FROM ccu_samples WHERE ts >= $1 AND ts < $1::timestamptz + interval '1 hour'
+      GROUP BY universe_id
+     ON CONFLICT (universe_id, hour) DO UPDATE SET ccu_avg = EXCLUDED.ccu_avg, ccu_max = EXCLUDED.ccu_max,
+       samples = EXCLUDED.samples, visits = EXCLUDED.visits`,
+    [hour],
+  );
+}
+
+/** Recomputes the daily rollup of `day` ('YYYY-MM-DD', UTC) from its hourly rollups. */
+export async function rollUpDay(db: Queryable, day: string): Promise<void> {
+  await db.query(
+    `INSERT INTO ccu_daily (universe_id, day, ccu_avg, ccu_max, samples, visits)
+     SELECT universe_id, $1::date, sum(ccu_avg * samples) / sum(samples), max(ccu_max), sum(samples), max(visits)
+       FROM ccu_hourly WHERE hour >= $1::date AND hour < $1::date + 1
+      GROUP BY universe_id
+     ON CONFLICT (universe_id, day) DO UPDATE SET ccu_avg = EXCLUDED.ccu_avg, ccu_max = EXCLUDED.ccu_max,
+       samples = EXCLUDED.samples, visits = EXCLUDED.visits`,
+    [day],
+  );
+}
+
+/** Drops raw samples and hourly rollups past their retention; daily rollups are kept forever. */
+export async function applyRetention(db: Queryable, now: Date): Promise<{ samples: number; hourly: number }> {
+  const samples = await db.query('DELETE FROM ccu_samples WHERE ts < $1', [new Date(now.getTime() - 48 * 3_600_000)]);
+  const hourly = await db.query('DELETE FROM ccu_hourly WHERE hour < $1', [new Date(now.getTime() - 90 * 86_400_000)]);
+  return { samples: samples.rowCount, hourly: hourly.rowCount };
+}
+
+export async function knownUniverseIds(db: Queryable): Promise<number[]> {
+  return (await db.query<{ universe_id: number }>('SELECT universe_id FROM games')).rows.map((r) => r.universe_id);
+}
+
+/** Games whose pass list is older than `staleBefore` (or never read), most played first. */
+export async function gamesNeedingPasses(db: Queryable, staleBefore: Date, limit: number): Promise<number[]> {
+  const res = await db.query<{ universe_id: number }>(
+    `SELECT universe_id FROM games WHERE passes_checked_at IS NULL OR passes_checked_at < $1
+      ORDER BY ccu DESC NULLS LAST LIMIT $2`,
+    [staleBefore, limit],
+  );
+  return res.rows.map((r) => r.universe_id);
+}
+
+export async function replacePasses(
+  db: Queryable,
+  universeId: number,
+  passes: { id: number; name: string; price: number | null }[],
+  checkedAt: Date,
+): Promise<void> {
+  const prices = passes.map((p) => p.price).filter((p): p is number => p !== null).sort((a, b) => a - b);
+  const median =
+    prices.length === 0
+      ? null
+      : prices.length % 2
+        ? prices[(prices.length - 1) / 2]!
+        : (prices[prices.length / 2 - 1]! + prices[prices.length / 2]!) / 2;
+  await db.query('DELETE FROM game_passes WHERE universe_id = $1', [universeId]);
+  if (passes.length > 0) {
+    await db.query(
+      `INSERT INTO game_passes (universe_id, pass_id, name, price)
+       SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::int[])`,
+      [universeId, passes.map((p) => p.id), passes.map((p) => p.name), passes.map((p) => p.price)],
+    );
+  }
+  await db.query(
+    'UPDATE games SET gamepass_count = $2, gamepass_median_price = $3, passes_checked_at = $4 WHERE universe_id = $1',
+    [universeId, passes.length, median, checkedAt],
+  );
+}
+
+/** Per-genre totals from the latest readings: active = CCU ≥ 10. */
+export async function insertGenreSnapshot(db: Queryable, ts: Date): Promise<void> {
+  await db.query(
+    `INSERT INTO genre_snapshots (genre, ts, total_games, active_games, total_ccu)
+     SELECT genre, $1, count(*), count(*) FILTER (WHERE ccu >= 10), COALESCE(sum(ccu), 0)
+       FROM games WHERE ccu IS NOT NULL GROUP BY genre
+     ON CONFLICT (genre, ts) DO NOTHING`,
+    [ts],
+  );
+}
+
+export async function hasGenreSnapshot(db: Queryable, ts: Date): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM genre_snapshots WHERE ts = $1 LIMIT 1', [ts])).rowCount > 0;
+}
+
+export async function saveView(db: Queryable, name: string, computedAt: Date, body: unknown): Promise<void> {
+  await db.query(
+    `INSERT INTO market_views (name, computed_at, body) VALUES ($1, $2, $3)
+     ON CONFLICT (name) DO UPDATE SET computed_at = EXCLUDED.computed_at, body = EXCLUDED.body`,
+    [name, computedAt, JSON.stringify(body)],
+  );
+}
+
+export async function loadView<T>(db: Queryable, name: string): Promise<{ computedAt: Date; body: T } | undefined> {
+  const res = await db.query<{ computed_at: Date; body: T }>('SELECT computed_at, body FROM market_views WHERE name = $1', [
+    name,
+  ]);
+  const row = res.rows[0];
+  return row ? { computedAt: row.computed_at, body: row.body } : undefined;
+}
+
+export async function insertGenreSnapshotRows(
+  db: Queryable,
+  ts: Date,
+  rows: { genre: string; totalGames: number; activeGames: number; totalCcu: number }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO genre_snapshots (genre, ts, total_games, active_games, total_ccu)
+     SELECT u.genre, $1, u.total, u.active, u.ccu
+       FROM unnest($2::text[], $3::int[], $4::int[], $5::bigint[]) AS u(genre, total, active, ccu)
+     ON CONFLICT (genre, ts) DO NOTHING`,
+    [ts, rows.map((r) => r.genre), rows.map((r) => r.totalGames), rows.map((r) => r.activeGames), rows.map((r) => r.totalCcu)],
+  );
+}
