@@ -32,6 +32,8 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
       trustProxy: false,
       entitlements: DEFAULT_ENTITLEMENTS,
+      collectIntervalSec: 300,
+      simulationSeed: 1,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -31,6 +31,10 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Plan limits (spec/DECISIONS.md §2), with the ENTITLEMENTS override applied. */
   readonly entitlements: Entitlements;
+  /** How often the collector reads the platform. */
+  readonly collectIntervalSec: number;
+  /** Seed of the simulated market: the same seed gives the same market, moment by moment. */
+  readonly simulationSeed: number;
 }
 
 export class ConfigError extends Error {
@@ -158,6 +162,8 @@ export function loadConfig(env: Env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     trustProxy: boolean(env, 'TRUST_PROXY', false),
+    collectIntervalSec: integer(env, 'COLLECT_INTERVAL_SEC', 300, 10, 86_400),
+    simulationSeed: integer(env, 'SIMULATION_SEED', 1, 0, 2_147_483_647),
     entitlements: entitlements(env),
   });
 }

@@ -12,12 +12,15 @@ import { connectDb, type Db, migrate } from './db/index.js';
 import { loggerOptions } from './http/index.js';
 import { allJobs, type Job, Scheduler } from './jobs/index.js';
 import { connectKv, type Kv } from './kv/index.js';
+import { createPlatformSource, type PlatformSource } from './platform/index.js';
 
 export interface StartOptions {
   clock?: Clock;
   logStream?: DestinationStream;
   /** Extra routes or hooks before listening (tests add slow routes to test shutdown). */
   configure?: (app: FastifyInstance) => void | Promise<void>;
+  /** The market data source (default: from PLATFORM_SOURCE). */
+  platform?: PlatformSource;
   /** Background jobs to schedule (default: every job in jobs/catalog.ts; `serve` runs them only in
    * embedded mode, since with DATABASE_URL `svc worker` processes do). */
   jobs?: Job[];
@@ -91,7 +94,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const demo = config.databaseUrl ? undefined : await ensureDemoAccounts(accounts, config.dataDir);
   await options.configure?.(app);
   const scheduler = new Scheduler({ db, clock, log: app.log });
-  for (const job of options.jobs ?? (config.databaseUrl ? [] : allJobs({ accounts }))) scheduler.add(job);
+  const platform = options.platform ?? createPlatformSource(config);
+  const jobDeps = {
+    accounts,
+    market: { db, platform, log: app.log },
+    collectIntervalSec: config.collectIntervalSec,
+  };
+  for (const job of options.jobs ?? (config.databaseUrl ? [] : allJobs(jobDeps))) scheduler.add(job);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -131,7 +140,9 @@ export async function startWorker(config: Config, options: StartOptions = {}): P
   const kv = await connectKv(config);
   const scheduler = new Scheduler({ db, clock, log });
   const accounts = new AccountsService({ db, kv, clock, signer: new TokenSigner(resolveJwtSecret(config)) });
-  for (const job of options.jobs ?? allJobs({ accounts })) scheduler.add(job);
+  const platform = options.platform ?? createPlatformSource(config);
+  const jobDeps = { accounts, market: { db, platform, log }, collectIntervalSec: config.collectIntervalSec };
+  for (const job of options.jobs ?? allJobs(jobDeps)) scheduler.add(job);
   scheduler.start();
   log.info({ jobs: scheduler.jobNames }, 'worker started');
   const close = once(async (reason) => {

@@ -267,9 +267,16 @@ describe('login slow-down per IP', () => {
     try {
       const victim = await createUser(app);
       const fromIp = (email: string, password: string, remoteAddress: string) =>
-        app.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress, payload: { email, password } });
+        app.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          remoteAddress,
+          payload: { email, password },
+        });
       for (let i = 0; i < 21; i++) {
-        expect((await fromIp(`guess${i}@example.com`, 'wrong password!', '203.0.113.7')).statusCode).toBe(401);
+        expect((await fromIp(`guess${i}@example.com`, 'wrong password!', '203.0.113.7')).statusCode).toBe(
+          401,
+        );
       }
       const slowed = await fromIp(victim.email, victim.password, '203.0.113.7');
       expect(slowed.statusCode).toBe(429);

@@ -1,15 +1,25 @@
 import type { AccountsService } from '../accounts/index.js';
+import { type CollectorDeps, scheduledCollection } from '../market/index.js';
 import type { Job } from './scheduler.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 
 export interface JobDeps {
   accounts: AccountsService;
+  market: CollectorDeps;
+  collectIntervalSec: number;
 }
 
 /** Every background job the service runs; later capabilities add theirs here. */
 export function allJobs(deps: JobDeps): Job[] {
   return [
+    {
+      // The first run on an empty database backfills history (it may take a minute): a long lease.
+      name: 'collect-market',
+      intervalMs: deps.collectIntervalSec * 1000,
+      leaseMs: Math.max(10 * 60_000, deps.collectIntervalSec * 4000),
+      run: (now) => scheduledCollection(deps.market, now),
+    },
     {
       name: 'purge-expired-refresh-tokens',
       intervalMs: DAY_MS,

@@ -50,13 +50,24 @@ function accumulate(into: Map<number, Acc>, games: Map<number, { playing: number
 }
 
 function toRows(acc: Map<number, Acc>, at: Date | string): repo.RollupRow[] {
-  return [...acc].map(([universeId, a]) => ({ universeId, at, ccuAvg: a.sum / a.n, ccuMax: a.max, samples: a.n, visits: a.visits }));
+  return [...acc].map(([universeId, a]) => ({
+    universeId,
+    at,
+    ccuAvg: a.sum / a.n,
+    ccuMax: a.max,
+    samples: a.n,
+    visits: a.visits,
+  }));
 }
 
 export async function backfill(deps: CollectorDeps, days: number, now: Date): Promise<BackfillStats> {
   const { db, platform } = deps;
   if (!platform.replaysPast) {
-    throw new AppError(422, 'backfill_unsupported', `The ${platform.name} source cannot produce past readings; backfill needs the simulated market.`);
+    throw new AppError(
+      422,
+      'backfill_unsupported',
+      `The ${platform.name} source cannot produce past readings; backfill needs the simulated market.`,
+    );
   }
   const started = performance.now();
   const ids = await platform.discover(now);
@@ -79,7 +90,7 @@ export async function backfill(deps: CollectorDeps, days: number, now: Date): Pr
   const currentHour = hourStart(now).getTime();
   const everyHourFrom = today - FULL_HOURLY_DAYS * DAY_MS;
   for (let hour = hourlyFrom; hour < currentHour; hour += HOUR_MS) {
-    if (hour < everyHourFrom && ((hour / HOUR_MS) % 4) !== 0) continue;
+    if (hour < everyHourFrom && (hour / HOUR_MS) % 4 !== 0) continue;
     const acc = new Map<number, Acc>();
     for (const m of [10, 30, 50]) accumulate(acc, await read(hour + m * MIN_MS));
     const rows = toRows(acc, new Date(hour));
@@ -95,7 +106,12 @@ export async function backfill(deps: CollectorDeps, days: number, now: Date): Pr
     const items = await read(t);
     await repo.insertSamples(
       db,
-      [...items.values()].map((g) => ({ universeId: g.universeId, ts: new Date(t), ccu: g.playing, visits: g.visits })),
+      [...items.values()].map((g) => ({
+        universeId: g.universeId,
+        ts: new Date(t),
+        ccu: g.playing,
+        visits: g.visits,
+      })),
     );
     sampleRows += items.size;
   }
@@ -114,7 +130,12 @@ export async function backfill(deps: CollectorDeps, days: number, now: Date): Pr
     await repo.insertGenreSnapshotRows(
       db,
       new Date(t),
-      [...byGenre].map(([genre, s]) => ({ genre, totalGames: s.total, activeGames: s.active, totalCcu: s.ccu })),
+      [...byGenre].map(([genre, s]) => ({
+        genre,
+        totalGames: s.total,
+        activeGames: s.active,
+        totalCcu: s.ccu,
+      })),
     );
     snapshots += 1;
   }

@@ -24,12 +24,20 @@ describe.each(testEngines())('collector on %s', (engine) => {
     const market = testMarket();
     const live = (await market.discover(NOW)).length;
     const stats = await collectOnce({ db: t.db, platform: market, log }, NOW);
-    expect(stats).toEqual({ requested: live, stored: live, failed: 0, passesRefreshed: live, genreSnapshot: true });
+    expect(stats).toEqual({
+      requested: live,
+      stored: live,
+      failed: 0,
+      passesRefreshed: live,
+      genreSnapshot: true,
+    });
     expect(await count('games')).toBe(live);
     expect(await count('ccu_samples WHERE ts = $1', [NOW])).toBe(live);
     expect(await count('ccu_hourly WHERE hour = $1', [new Date('2026-11-22T15:00:00Z')])).toBe(live);
     expect(await count("ccu_daily WHERE day = '2026-11-22'")).toBe(live);
-    const top = market.catalogue.find((g) => g.universeId === (market.gameAt(g.universeId, NOW) ? g.universeId : -1))!;
+    const top = market.catalogue.find(
+      (g) => g.universeId === (market.gameAt(g.universeId, NOW) ? g.universeId : -1),
+    )!;
     const expected = market.gameAt(top.universeId, NOW)!;
     const row = (
       await t.db.query<Record<string, unknown>>(
@@ -48,9 +56,10 @@ describe.each(testEngines())('collector on %s', (engine) => {
       search_text: expect.any(String),
       gamepass_count: top.passes.length,
     });
-    const genres = await t.db.query<{ total: number }>('SELECT sum(total_games)::int AS total FROM genre_snapshots WHERE ts = $1', [
-      new Date('2026-11-22T12:00:00Z'),
-    ]);
+    const genres = await t.db.query<{ total: number }>(
+      'SELECT sum(total_games)::int AS total FROM genre_snapshots WHERE ts = $1',
+      [new Date('2026-11-22T12:00:00Z')],
+    );
     expect(genres.rows[0]!.total).toBe(live);
   });
 
@@ -83,11 +92,14 @@ describe.each(testEngines())('collector on %s', (engine) => {
     );
     const stats = await collectOnce({ db: t.db, platform: withFailures(market, flaky), log }, at);
     expect(stats.failed).toBe(3);
-    expect(await count('ccu_samples WHERE ts = $1 AND universe_id = ANY($2::bigint[])', [at, [...flaky]])).toBe(0);
+    expect(
+      await count('ccu_samples WHERE ts = $1 AND universe_id = ANY($2::bigint[])', [at, [...flaky]]),
+    ).toBe(0);
     expect(await count('ccu_samples WHERE ts = $1', [at])).toBe(ids.length - 3);
-    const after = await t.db.query('SELECT universe_id, ccu FROM games WHERE universe_id = ANY($1::bigint[]) ORDER BY universe_id', [
-      [...flaky],
-    ]);
+    const after = await t.db.query(
+      'SELECT universe_id, ccu FROM games WHERE universe_id = ANY($1::bigint[]) ORDER BY universe_id',
+      [[...flaky]],
+    );
     expect(after.rows).toEqual(before.rows);
   });
 
@@ -118,7 +130,10 @@ describe.each(testEngines())('backfill on %s', (engine) => {
       expect(hours.rows[0]).toEqual({ first: new Date('2026-11-14T00:00:00Z'), n: 6 * 6 + 48 + 16 });
       // Visits only grow.
       const id = (await market.discover(NOW))[0]!;
-      const visits = await t.db.query<{ visits: number }>('SELECT visits FROM ccu_daily WHERE universe_id = $1 ORDER BY day', [id]);
+      const visits = await t.db.query<{ visits: number }>(
+        'SELECT visits FROM ccu_daily WHERE universe_id = $1 ORDER BY day',
+        [id],
+      );
       const v = visits.rows.map((r) => r.visits);
       expect(v).toEqual([...v].sort((a, b) => a - b));
     } finally {

@@ -34,7 +34,10 @@ export interface CollectStats {
 export const hourStart = (t: Date) => new Date(Math.floor(t.getTime() / HOUR_MS) * HOUR_MS);
 export const dayKey = (t: Date) => t.toISOString().slice(0, 10);
 
-function toUpsert(g: PlatformGame, votes: { upVotes: number; downVotes: number } | undefined): repo.GameUpsert {
+function toUpsert(
+  g: PlatformGame,
+  votes: { upVotes: number; downVotes: number } | undefined,
+): repo.GameUpsert {
   return {
     universeId: g.universeId,
     placeId: g.rootPlaceId,

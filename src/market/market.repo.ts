@@ -92,9 +92,14 @@ export interface RollupRow {
 }
 
 /** Writes precomputed rollups (backfill); existing rows are replaced. */
-export async function insertRollups(db: Queryable, tier: 'hourly' | 'daily', rows: RollupRow[]): Promise<void> {
+export async function insertRollups(
+  db: Queryable,
+  tier: 'hourly' | 'daily',
+  rows: RollupRow[],
+): Promise<void> {
   if (rows.length === 0) return;
-  const [table, key, type] = tier === 'hourly' ? ['ccu_hourly', 'hour', 'timestamptz'] : ['ccu_daily', 'day', 'date'];
+  const [table, key, type] =
+    tier === 'hourly' ? ['ccu_hourly', 'hour', 'timestamptz'] : ['ccu_daily', 'day', 'date'];
   await db.query(
     `INSERT INTO ${table} (universe_id, ${key}, ccu_avg, ccu_max, samples, visits)
      SELECT * FROM unnest($1::bigint[], $2::${type}[], $3::real[], $4::int[], $5::int[], $6::bigint[])
@@ -139,13 +144,19 @@ export async function rollUpDay(db: Queryable, day: string): Promise<void> {
 
 /** Drops raw samples and hourly rollups past their retention; daily rollups are kept forever. */
 export async function applyRetention(db: Queryable, now: Date): Promise<{ samples: number; hourly: number }> {
-  const samples = await db.query('DELETE FROM ccu_samples WHERE ts < $1', [new Date(now.getTime() - 48 * 3_600_000)]);
-  const hourly = await db.query('DELETE FROM ccu_hourly WHERE hour < $1', [new Date(now.getTime() - 90 * 86_400_000)]);
+  const samples = await db.query('DELETE FROM ccu_samples WHERE ts < $1', [
+    new Date(now.getTime() - 48 * 3_600_000),
+  ]);
+  const hourly = await db.query('DELETE FROM ccu_hourly WHERE hour < $1', [
+    new Date(now.getTime() - 90 * 86_400_000),
+  ]);
   return { samples: samples.rowCount, hourly: hourly.rowCount };
 }
 
 export async function knownUniverseIds(db: Queryable): Promise<number[]> {
-  return (await db.query<{ universe_id: number }>('SELECT universe_id FROM games')).rows.map((r) => r.universe_id);
+  return (await db.query<{ universe_id: number }>('SELECT universe_id FROM games')).rows.map(
+    (r) => r.universe_id,
+  );
 }
 
 /** Games whose pass list is older than `staleBefore` (or never read), most played first. */
@@ -164,7 +175,10 @@ export async function replacePasses(
   passes: { id: number; name: string; price: number | null }[],
   checkedAt: Date,
 ): Promise<void> {
-  const prices = passes.map((p) => p.price).filter((p): p is number => p !== null).sort((a, b) => a - b);
+  const prices = passes
+    .map((p) => p.price)
+    .filter((p): p is number => p !== null)
+    .sort((a, b) => a - b);
   const median =
     prices.length === 0
       ? null
@@ -208,10 +222,14 @@ export async function saveView(db: Queryable, name: string, computedAt: Date, bo
   );
 }
 
-export async function loadView<T>(db: Queryable, name: string): Promise<{ computedAt: Date; body: T } | undefined> {
-  const res = await db.query<{ computed_at: Date; body: T }>('SELECT computed_at, body FROM market_views WHERE name = $1', [
-    name,
-  ]);
+export async function loadView<T>(
+  db: Queryable,
+  name: string,
+): Promise<{ computedAt: Date; body: T } | undefined> {
+  const res = await db.query<{ computed_at: Date; body: T }>(
+    'SELECT computed_at, body FROM market_views WHERE name = $1',
+    [name],
+  );
   const row = res.rows[0];
   return row ? { computedAt: row.computed_at, body: row.body } : undefined;
 }
@@ -227,6 +245,12 @@ export async function insertGenreSnapshotRows(
      SELECT u.genre, $1, u.total, u.active, u.ccu
        FROM unnest($2::text[], $3::int[], $4::int[], $5::bigint[]) AS u(genre, total, active, ccu)
      ON CONFLICT (genre, ts) DO NOTHING`,
-    [ts, rows.map((r) => r.genre), rows.map((r) => r.totalGames), rows.map((r) => r.activeGames), rows.map((r) => r.totalCcu)],
+    [
+      ts,
+      rows.map((r) => r.genre),
+      rows.map((r) => r.totalGames),
+      rows.map((r) => r.activeGames),
+      rows.map((r) => r.totalCcu),
+    ],
   );
 }

@@ -3,4 +3,30 @@
  * deterministic simulated market (simulated/). Owns no tables: the collector (market/) stores what
  * a source returns.
  */
+import type { Config } from '../config.js';
+import type { PlatformSource } from './platform.js';
+import { DEFAULT_SHAPE } from './simulated/defaults.js';
+import { createSimulatedSource, type SimulatedSource } from './simulated/source.js';
+
+export { SEASONAL_WINDOWS, type SeasonalWindow, seasonalMultiplier } from './calendar.js';
 export * from './platform.js';
+export { DEFAULT_SHAPE } from './simulated/defaults.js';
+export type { MarketShape } from './simulated/shape.js';
+export { createSimulatedSource, type SimulatedSource } from './simulated/source.js';
+
+const simulated = new Map<number, SimulatedSource>();
+
+/** The source PLATFORM_SOURCE names; the simulated catalogue is built once per seed. */
+export function createPlatformSource(
+  config: Pick<Config, 'platformSource' | 'simulationSeed'>,
+): PlatformSource {
+  if (config.platformSource === 'roblox') {
+    throw new Error('PLATFORM_SOURCE=roblox: the Roblox web-API source is not wired in yet; use simulated');
+  }
+  let source = simulated.get(config.simulationSeed);
+  if (!source) {
+    source = createSimulatedSource({ seed: config.simulationSeed, shape: DEFAULT_SHAPE });
+    simulated.set(config.simulationSeed, source);
+  }
+  return source;
+}

@@ -59,7 +59,16 @@ export interface GameSpec {
   passes: { id: number; name: string; price: number | null }[];
 }
 
-const PASS_NAMES = ['VIP', '2x Coins', 'Speed Coil', 'Extra Storage', 'Radio', 'Auto Farm', 'Lucky Boost', 'Pet Slot'];
+const PASS_NAMES = [
+  'VIP',
+  '2x Coins',
+  'Speed Coil',
+  'Extra Storage',
+  'Radio',
+  'Auto Farm',
+  'Lucky Boost',
+  'Pet Slot',
+];
 const PASS_PRICES = [25, 49, 75, 99, 149, 199, 299, 399, 499, 799, 999, 1499];
 
 /** Broken power law over the popularity rank (1 = most popular). */
@@ -80,7 +89,13 @@ export function buildCatalogue(seed: number, shape: MarketShape): GameSpec[] {
   const creators = Math.max(50, Math.round(n * 0.3));
   const games: GameSpec[] = [];
   for (let i = 0; i < n; i++) {
-    const g = GENRES[weightedIndex(GENRES.map((x) => x.share), uniform(seed, i, 2))]!;
+    const g =
+      GENRES[
+        weightedIndex(
+          GENRES.map((x) => x.share),
+          uniform(seed, i, 2),
+        )
+      ]!;
     const creatorId = Math.floor(uniform(seed, i, 3) ** 1.6 * creators); // prolific studios own several games
     const isGroup = uniform(seed, creatorId, 4) < 0.6;
     const rank = rankOf[i]!;
@@ -112,7 +127,11 @@ export function buildCatalogue(seed: number, shape: MarketShape): GameSpec[] {
       placeId,
       name,
       description: `${name}: a ${g.name.toLowerCase()} experience. Join the community and play with friends!`,
-      creator: { id: creatorId + 1000, name: creatorName(seed, creatorId, isGroup), type: isGroup ? 'Group' : 'User' },
+      creator: {
+        id: creatorId + 1000,
+        name: creatorName(seed, creatorId, isGroup),
+        type: isGroup ? 'Group' : 'User',
+      },
       genre: g.key,
       launchAt,
       base: baseCcu(rank, shape) * g.pull * Math.exp(0.3 * normal(seed, i, 18)),
@@ -123,7 +142,9 @@ export function buildCatalogue(seed: number, shape: MarketShape): GameSpec[] {
       updateEveryDays: 5 + Math.floor(uniform(seed, i, 22) * 40),
       updatePhaseDays: uniform(seed, i, 23) * 30,
       updateSpike: 0.1 + uniform(seed, i, 24) ** 2 * 1.2,
-      dailyAmplitude: shape.dailyAmplitudeRange[0] + uniform(seed, i, 25) * (shape.dailyAmplitudeRange[1] - shape.dailyAmplitudeRange[0]),
+      dailyAmplitude:
+        shape.dailyAmplitudeRange[0] +
+        uniform(seed, i, 25) * (shape.dailyAmplitudeRange[1] - shape.dailyAmplitudeRange[0]),
       hourShift: normal(seed, i, 26) * 1.5,
       visitsPerCcuDay: shape.visitsPerCcuDay * Math.exp(0.4 * normal(seed, i, 27)),
       visitsBeforeTracking: 0,

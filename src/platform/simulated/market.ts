@@ -30,7 +30,9 @@ function lifecycleIntegral(g: GameSpec, t: number): number {
   if (tau <= 0) return 0;
   const r = g.rampDays;
   if (tau < r) return (tau * tau) / (2 * r);
-  return r / 2 + g.floor * (tau - r) + (1 - g.floor) * g.declineDays * (1 - Math.exp(-(tau - r) / g.declineDays));
+  return (
+    r / 2 + g.floor * (tau - r) + (1 - g.floor) * g.declineDays * (1 - Math.exp(-(tau - r) / g.declineDays))
+  );
 }
 
 /** Breakout shape 0..1: ramps up over rampDays, then fades exponentially. */

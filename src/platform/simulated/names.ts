@@ -1,13 +1,81 @@
 /** Word lists and templates that give simulated games Roblox-like names, per genre. */
 import { pick, uniform } from './random.js';
 
-const ADJ = ['Mega', 'Super', 'Tiny', 'Epic', 'Ultimate', 'Crazy', 'Secret', 'Lucky', 'Shadow', 'Golden', 'Frozen',
-  'Haunted', 'Neon', 'Cosmic', 'Royal', 'Wild', 'Magic', 'Pixel', 'Turbo', 'Sunny', 'Dark', 'Blocky', 'Ancient', 'Hyper'];
-const NOUN = ['Pet', 'Dragon', 'Ninja', 'Pirate', 'Robot', 'Zombie', 'Candy', 'Sword', 'Island', 'Castle', 'Farm', 'Car',
-  'Rocket', 'Monster', 'Kingdom', 'Dungeon', 'Anime', 'Blade', 'Fruit', 'Tower', 'Bee', 'Cat', 'Dino', 'Slime', 'Mining',
-  'Fishing', 'Lumber', 'Pizza', 'Bank', 'Ocean', 'Jungle', 'Galaxy', 'Brainrot', 'Garden', 'Toilet'];
-const PLACE = ['Berry Avenue', 'Sunset Town', 'Maple Hospital', 'Bloxburg Heights', 'Harbor City', 'Pine Valley',
-  'Cozy Cove', 'Royal High', 'Starlight Mall', 'Willow Creek'];
+const ADJ = [
+  'Mega',
+  'Super',
+  'Tiny',
+  'Epic',
+  'Ultimate',
+  'Crazy',
+  'Secret',
+  'Lucky',
+  'Shadow',
+  'Golden',
+  'Frozen',
+  'Haunted',
+  'Neon',
+  'Cosmic',
+  'Royal',
+  'Wild',
+  'Magic',
+  'Pixel',
+  'Turbo',
+  'Sunny',
+  'Dark',
+  'Blocky',
+  'Ancient',
+  'Hyper',
+];
+const NOUN = [
+  'Pet',
+  'Dragon',
+  'Ninja',
+  'Pirate',
+  'Robot',
+  'Zombie',
+  'Candy',
+  'Sword',
+  'Island',
+  'Castle',
+  'Farm',
+  'Car',
+  'Rocket',
+  'Monster',
+  'Kingdom',
+  'Dungeon',
+  'Anime',
+  'Blade',
+  'Fruit',
+  'Tower',
+  'Bee',
+  'Cat',
+  'Dino',
+  'Slime',
+  'Mining',
+  'Fishing',
+  'Lumber',
+  'Pizza',
+  'Bank',
+  'Ocean',
+  'Jungle',
+  'Galaxy',
+  'Brainrot',
+  'Garden',
+  'Toilet',
+];
+const PLACE = [
+  'Berry Avenue',
+  'Sunset Town',
+  'Maple Hospital',
+  'Bloxburg Heights',
+  'Harbor City',
+  'Pine Valley',
+  'Cozy Cove',
+  'Royal High',
+  'Starlight Mall',
+  'Willow Creek',
+];
 
 const TEMPLATES: Record<string, readonly string[]> = {
   action: ['{N} Battlegrounds', '{A} {N} Fighters', '{N} Legends', 'Blade of {N}s'],
@@ -29,8 +97,30 @@ const TEMPLATES: Record<string, readonly string[]> = {
   utility_other: ['{N} Testing Place', '{A} Utility Hub'],
 };
 
-const CREATOR_A = ['Big', 'Gamer', 'Block', 'Pixel', 'Nova', 'Hyper', 'Dream', 'Lucky', 'Frost', 'Red', 'Moon', 'Sky'];
-const CREATOR_B = ['Games', 'Studios', 'Labs', 'Interactive', 'Works', 'Collective', 'Entertainment', 'Builders'];
+const CREATOR_A = [
+  'Big',
+  'Gamer',
+  'Block',
+  'Pixel',
+  'Nova',
+  'Hyper',
+  'Dream',
+  'Lucky',
+  'Frost',
+  'Red',
+  'Moon',
+  'Sky',
+];
+const CREATOR_B = [
+  'Games',
+  'Studios',
+  'Labs',
+  'Interactive',
+  'Works',
+  'Collective',
+  'Entertainment',
+  'Builders',
+];
 
 export function gameName(genre: string, seed: number, index: number): string {
   const templates = TEMPLATES[genre] ?? TEMPLATES.utility_other!;
@@ -55,6 +145,12 @@ export function creatorName(seed: number, creator: number, isGroup: boolean): st
 
 /** Clone variants of an existing name, as copycat games title themselves. */
 export function cloneName(original: string, u: number): string {
-  const variants = [`${original} [UPDATE]`, `${original.toLowerCase()} 2`, `${original} X`, `${original}!`, `NEW ${original}`];
+  const variants = [
+    `${original} [UPDATE]`,
+    `${original.toLowerCase()} 2`,
+    `${original} X`,
+    `${original}!`,
+    `NEW ${original}`,
+  ];
   return pick(variants, u);
 }

@@ -1,0 +1,37 @@
+/**
+ * The market: collecting platform readings into the catalogue and CCU tiers (collector), writing
+ * past history for a fresh install (backfill), and the market views and endpoints built on them.
+ * Reads the platform only through PlatformSource; owns the games, ccu_*, genre_snapshots and
+ * market_views tables.
+ */
+import type { Db } from '../db/index.js';
+import type { PlatformSource } from '../platform/index.js';
+import { backfill } from './backfill.js';
+import { type CollectorDeps, collectOnce } from './collector.js';
+
+export { type BackfillStats, backfill } from './backfill.js';
+export { type CollectorDeps, type CollectStats, collectOnce } from './collector.js';
+export { normaliseSearch } from './search-text.js';
+
+export const BACKFILL_DAYS = 35;
+
+/** True when no reading was ever stored (a fresh install). */
+export async function hasNoHistory(db: Db): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM ccu_daily LIMIT 1')).rowCount === 0;
+}
+
+/**
+ * The scheduled collection: on an empty database whose source can replay the past, the first run
+ * backfills BACKFILL_DAYS of history (so every endpoint is meaningful at once); every other run
+ * collects the present.
+ */
+export async function scheduledCollection(
+  deps: CollectorDeps & { platform: PlatformSource },
+  now: Date,
+): Promise<void> {
+  if (deps.platform.replaysPast && (await hasNoHistory(deps.db))) {
+    await backfill(deps, BACKFILL_DAYS, now);
+    return;
+  }
+  await collectOnce(deps, now);
+}
