@@ -480,7 +480,9 @@ describe('the daily refresh-token purge job', () => {
         )
       ).rows[0]!.n;
     expect(await count()).toBe(1);
-    const job = allJobs({ accounts: t.accounts.accounts }).find(
+    const { testMarket } = await import('../../test/helpers/market.js');
+    const market = { db: t.testDb.db, platform: testMarket(), log: t.app.log };
+    const job = allJobs({ accounts: t.accounts.accounts, market, collectIntervalSec: 300 }).find(
       (j) => j.name === 'purge-expired-refresh-tokens',
     )!;
     expect(job.intervalMs).toBe(86_400_000);
