@@ -35,3 +35,4 @@ export async function scheduledCollection(
   }
   await collectOnce(deps, now);
 }
+export { fillBuckets, trendScore } from './trend.js';
