@@ -13,6 +13,7 @@ import { createAccounts, registerAccounts } from './accounts/index.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db, Migration } from './db/index.js';
+import { registerGames } from './games/index.js';
 import {
   CsrfTokens,
   ErrorResponse,
@@ -23,6 +24,7 @@ import {
   registerOpenApi,
 } from './http/index.js';
 import type { Kv } from './kv/index.js';
+import { registerMarket } from './market/index.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -100,5 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, { version: VERSION, publicUrl: deps.config.publicUrl });
   registerHealthRoutes(app, { db: deps.db, ...(deps.migrations ? { migrations: deps.migrations } : {}) });
   registerAccounts(app, accounts, { csrf, secureCookies: https });
+  const domain = { db: deps.db, clock: deps.clock, entitlements: deps.config.entitlements };
+  registerMarket(app, domain);
+  registerGames(app, domain);
   return app;
 }

@@ -35,4 +35,5 @@ export async function scheduledCollection(
   }
   await collectOnce(deps, now);
 }
-export { fillBuckets, trendScore } from './trend.js';
+export { type MarketRouteDeps, registerMarket } from './market.routes.js';
+export { fillBuckets, PERIODS, type Period, type PeriodWindow, periodWindow, trendScore } from './trend.js';

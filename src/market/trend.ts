@@ -24,3 +24,54 @@ export function fillBuckets(buckets: readonly (number | undefined)[]): number[] 
     return Math.round(last);
   });
 }
+
+export const PERIODS = ['1h', '6h', '24h', '7d', '30d'] as const;
+export type Period = (typeof PERIODS)[number];
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const PERIOD_MS: Record<Period, number> = {
+  '1h': HOUR_MS,
+  '6h': 6 * HOUR_MS,
+  '24h': DAY_MS,
+  '7d': 7 * DAY_MS,
+  '30d': 30 * DAY_MS,
+};
+/** Which CCU tier a period reads: raw samples are kept 48 h, hourly rollups 90 days, daily forever. */
+const SOURCE: Record<Period, 'samples' | 'hourly' | 'daily'> = {
+  '1h': 'samples',
+  '6h': 'samples',
+  '24h': 'hourly',
+  '7d': 'hourly',
+  '30d': 'daily',
+};
+const RESOLUTION_MS = { samples: 0, hourly: HOUR_MS, daily: DAY_MS } as const;
+
+export interface PeriodWindow {
+  source: 'samples' | 'hourly' | 'daily';
+  /** Rows stamped in [recentStart, end) make the latest period, [previousStart, recentStart) the one before. */
+  previousStart: Date;
+  recentStart: Date;
+  end: Date;
+  /** Width of each of the 24 ccu_history buckets. */
+  bucketMs: number;
+}
+
+/**
+ * The two windows a period's trend compares. Rollup rows are stamped with the start of their hour or
+ * day, so the latest window ends after the current (partial) hour or day: "24h" is the current hour
+ * and the 23 before it.
+ */
+export function periodWindow(period: Period, now: Date): PeriodWindow {
+  const source = SOURCE[period];
+  const res = RESOLUTION_MS[source];
+  const p = PERIOD_MS[period];
+  const end = res === 0 ? now.getTime() + 1 : Math.floor(now.getTime() / res) * res + res;
+  return {
+    source,
+    previousStart: new Date(end - 2 * p),
+    recentStart: new Date(end - p),
+    end: new Date(end),
+    bucketMs: p / 24,
+  };
+}
