@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config.js';
 import type { PlatformSource } from './platform.js';
+import { createRobloxSource } from './roblox/source.js';
 import { DEFAULT_SHAPE } from './simulated/defaults.js';
 import { createSimulatedSource, type SimulatedSource } from './simulated/source.js';
 
@@ -20,9 +21,8 @@ const simulated = new Map<number, SimulatedSource>();
 export function createPlatformSource(
   config: Pick<Config, 'platformSource' | 'simulationSeed'>,
 ): PlatformSource {
-  if (config.platformSource === 'roblox') {
-    throw new Error('PLATFORM_SOURCE=roblox: the Roblox web-API source is not wired in yet; use simulated');
-  }
+  // The real hosts; nothing is shared between calls, so each caller owns (and may close) its agent.
+  if (config.platformSource === 'roblox') return createRobloxSource();
   let source = simulated.get(config.simulationSeed);
   if (!source) {
     source = createSimulatedSource({ seed: config.simulationSeed, shape: DEFAULT_SHAPE });
@@ -30,3 +30,4 @@ export function createPlatformSource(
   }
   return source;
 }
+export { GENRE_KEYS, GENRE_TAXONOMY, genreDisplayName } from './genres.js';
