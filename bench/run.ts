@@ -7,8 +7,9 @@ import { parseArgs } from 'node:util';
 import { authSuite } from './auth.bench.js';
 import { httpSuite } from './http.bench.js';
 import type { Figure, Suite } from './lib.js';
+import { marketSuite } from './market.bench.js';
 
-const SUITES: Suite[] = [httpSuite, authSuite];
+const SUITES: Suite[] = [httpSuite, authSuite, marketSuite];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

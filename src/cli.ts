@@ -14,6 +14,15 @@ import { type Config, ConfigError, loadConfig, resolveJwtSecret } from './config
 import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
 import { connectKv } from './kv/index.js';
 import { closeOnSignals, createLogger, openDatabase, startServer, startWorker } from './main.js';
+import {
+  BACKFILL_USAGE,
+  backfillCommand,
+  COLLECT_USAGE,
+  collectCommand,
+  type MarketCliDeps,
+  MarketCliUsageError,
+} from './market/market.cli.js';
+import { createPlatformSource } from './platform/index.js';
 import { VERSION } from './version.js';
 
 export class UsageError extends Error {}
@@ -43,6 +52,22 @@ async function withAccountsArgs(
     return await fn(args, { accounts, apiKeys, out });
   } finally {
     await kv.close();
+    await db.close();
+  }
+}
+
+/** Opens the database (migrating it) and the platform source for a market command. */
+async function withMarket(
+  config: Config,
+  out: (line: string) => void,
+  fn: (args: string[], deps: MarketCliDeps) => Promise<number>,
+  args: string[],
+): Promise<number> {
+  const log = createLogger(config);
+  const db = await openDatabase(config, log);
+  try {
+    return await fn(args, { db, platform: createPlatformSource(config), log, now: systemClock.now(), out });
+  } finally {
     await db.close();
   }
 }
@@ -88,6 +113,16 @@ const COMMANDS: Record<string, Command> = {
     summary: 'create an API key for a user (prints the secret once)',
     usage: KEYS_USAGE,
     run: (args, config, out) => withAccountsArgs(config, out, keysCommand, args),
+  },
+  collect: {
+    summary: 'collect the market once now and refresh the market views',
+    usage: COLLECT_USAGE,
+    run: (args, config, out) => withMarket(config, out, collectCommand, args),
+  },
+  backfill: {
+    summary: 'write N days of past market history (simulated source only)',
+    usage: BACKFILL_USAGE,
+    run: (args, config, out) => withMarket(config, out, backfillCommand, args),
   },
   migrate: {
     summary: 'apply pending database migrations (--status: list them, change nothing)',
@@ -164,7 +199,7 @@ export async function runCli(
       io.err(`svc: invalid configuration: ${err.message}`);
       return 2;
     }
-    if (err instanceof CliUsageError) {
+    if (err instanceof CliUsageError || err instanceof MarketCliUsageError) {
       io.err(`svc ${name}: ${err.message}\nusage: ${command.usage}`);
       return 2;
     }

@@ -12,6 +12,7 @@ import { connectDb, type Db, migrate } from './db/index.js';
 import { loggerOptions } from './http/index.js';
 import { allJobs, type Job, Scheduler } from './jobs/index.js';
 import { connectKv, type Kv } from './kv/index.js';
+import { collectorDeps } from './market/index.js';
 import { createPlatformSource, type PlatformSource } from './platform/index.js';
 
 export interface StartOptions {
@@ -97,7 +98,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const platform = options.platform ?? createPlatformSource(config);
   const jobDeps = {
     accounts,
-    market: { db, platform, log: app.log },
+    market: collectorDeps(db, platform, app.log),
     collectIntervalSec: config.collectIntervalSec,
   };
   for (const job of options.jobs ?? (config.databaseUrl ? [] : allJobs(jobDeps))) scheduler.add(job);
@@ -141,7 +142,11 @@ export async function startWorker(config: Config, options: StartOptions = {}): P
   const scheduler = new Scheduler({ db, clock, log });
   const accounts = new AccountsService({ db, kv, clock, signer: new TokenSigner(resolveJwtSecret(config)) });
   const platform = options.platform ?? createPlatformSource(config);
-  const jobDeps = { accounts, market: { db, platform, log }, collectIntervalSec: config.collectIntervalSec };
+  const jobDeps = {
+    accounts,
+    market: collectorDeps(db, platform, log),
+    collectIntervalSec: config.collectIntervalSec,
+  };
   for (const job of options.jobs ?? allJobs(jobDeps)) scheduler.add(job);
   scheduler.start();
   log.info({ jobs: scheduler.jobNames }, 'worker started');

@@ -2,9 +2,9 @@
  * Backfill: writes `days` of past history from a source that can replay the past (the simulated
  * market), so every market endpoint is meaningful on a fresh install. It writes what the tiers
  * would hold had the collector run all along: daily rollups for every day, hourly rollups for the
- * last 2 days and every 4th hour of the 6 days before (the 24 h view reads hours; the 7 d view's
- * 24-point history needs one point every 7 hours), raw samples for the last 2 hours (the 1 h view),
- * and genre snapshots every 6 hours; then one normal collection for `now`. Fewer rows than a real
+ * last 8 days (the 24 h view, and genre growth against the same hour a week ago) and every 4th hour
+ * of the 7 days before (the 7 d view compares two weeks; a 7 d history point spans 7 hours), raw samples for the last 12 hours (the 1 h and
+ * 6 h views), and genre snapshots every 6 hours; then one normal collection for `now`. Fewer rows than a real
  * week of collection keeps a fresh install's backfill well under a minute.
  */
 import { AppError } from '../errors.js';
@@ -14,10 +14,10 @@ import * as repo from './market.repo.js';
 const MIN_MS = 60_000;
 const HOUR_MS = 60 * MIN_MS;
 const DAY_MS = 24 * HOUR_MS;
-const HOURLY_DAYS = 8;
+const HOURLY_DAYS = 15;
 /** Within the hourly window, only the last FULL_HOURLY_DAYS have every hour. */
-const FULL_HOURLY_DAYS = 2;
-const RAW_HOURS = 2;
+const FULL_HOURLY_DAYS = 8;
+const RAW_HOURS = 12;
 
 interface Acc {
   sum: number;
@@ -100,7 +100,7 @@ export async function backfill(deps: CollectorDeps, days: number, now: Date): Pr
   for (let day = Math.floor(hourlyFrom / DAY_MS) * DAY_MS; day <= today; day += DAY_MS) {
     await repo.rollUpDay(db, dayKey(new Date(day)));
   }
-  // Raw samples every 5 minutes over the last 2 hours.
+  // Raw samples every 5 minutes over the last RAW_HOURS.
   let sampleRows = 0;
   for (let t = now.getTime() - RAW_HOURS * HOUR_MS; t < now.getTime(); t += 5 * MIN_MS) {
     const items = await read(t);

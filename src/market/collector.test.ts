@@ -120,14 +120,14 @@ describe.each(testEngines())('backfill on %s', (engine) => {
       const market = testMarket();
       const live = (await market.discover(NOW)).length;
       const stats = await backfill({ db: t.db, platform: market, log }, 35, NOW);
-      expect(stats).toMatchObject({ days: 35, games: live, sampleRows: 24 * live, snapshots: 35 * 4 + 3 }); // every 6 h since 2026-10-18, up to 12:00 today
+      expect(stats).toMatchObject({ days: 35, games: live, sampleRows: 144 * live, snapshots: 35 * 4 + 3 }); // every 6 h since 2026-10-18, up to 12:00 today
       const days = await t.db.query<{ n: number }>('SELECT count(DISTINCT day)::int AS n FROM ccu_daily');
       expect(days.rows[0]!.n).toBe(36); // 35 past days and today
       const hours = await t.db.query<{ first: Date; n: number }>(
         'SELECT min(hour) AS first, count(DISTINCT hour)::int AS n FROM ccu_hourly',
       );
-      // 6 days at every 4th hour, then every hour of the last 2 days and today up to 15:00.
-      expect(hours.rows[0]).toEqual({ first: new Date('2026-11-14T00:00:00Z'), n: 6 * 6 + 48 + 16 });
+      // 7 days at every 4th hour, then every hour of the last 8 days and today up to 15:00.
+      expect(hours.rows[0]).toEqual({ first: new Date('2026-11-07T00:00:00Z'), n: 7 * 6 + 8 * 24 + 16 });
       // Visits only grow.
       const id = (await market.discover(NOW))[0]!;
       const visits = await t.db.query<{ visits: number }>(

@@ -8,12 +8,34 @@ import type { Db } from '../db/index.js';
 import type { PlatformSource } from '../platform/index.js';
 import { backfill } from './backfill.js';
 import { type CollectorDeps, collectOnce } from './collector.js';
+import { refreshViews } from './views.service.js';
 
 export { type BackfillStats, backfill } from './backfill.js';
 export { type CollectorDeps, type CollectStats, collectOnce } from './collector.js';
 export { normaliseSearch } from './search-text.js';
 
+export {
+  type BreakoutView,
+  computeBreakout,
+  computeGenres,
+  computeOverview,
+  computeTiming,
+  computeTrending,
+  type GenresView,
+  type OverviewView,
+  refreshViews,
+  type TimingView,
+  type TrendingGame,
+  type TrendingView,
+  VIEW_NAMES,
+} from './views.service.js';
+
 export const BACKFILL_DAYS = 35;
+
+/** The collector's dependencies with the market views refreshed after every collection. */
+export function collectorDeps(db: Db, platform: PlatformSource, log: CollectorDeps['log']): CollectorDeps {
+  return { db, platform, log, refreshViews: async (now) => void (await refreshViews(db, now)) };
+}
 
 /** True when no reading was ever stored (a fresh install). */
 export async function hasNoHistory(db: Db): Promise<boolean> {

@@ -254,3 +254,19 @@ export async function insertGenreSnapshotRows(
     ],
   );
 }
+
+/** When each stored view was last computed. */
+export async function viewTimes(db: Queryable): Promise<Map<string, Date>> {
+  const res = await db.query<{ name: string; computed_at: Date }>(
+    'SELECT name, computed_at FROM market_views',
+  );
+  return new Map(res.rows.map((r) => [r.name, r.computed_at]));
+}
+
+/** The moment a stored view was computed (cheap: no body). */
+export async function viewTime(db: Queryable, name: string): Promise<Date | undefined> {
+  const res = await db.query<{ computed_at: Date }>('SELECT computed_at FROM market_views WHERE name = $1', [
+    name,
+  ]);
+  return res.rows[0]?.computed_at;
+}

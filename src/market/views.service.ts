@@ -1,0 +1,233 @@
+/**
+ * Market views: trending per period, the genre table, genre timing, the breakout radar and the
+ * overview are computed here from the stored history, once per collection (or less often, when
+ * their inputs change more slowly), and stored in market_views. Endpoints serve the stored result;
+ * nothing here runs per request.
+ */
+import type { Db } from '../db/index.js';
+import { GENRE_TAXONOMY, genreDisplayName } from '../platform/index.js';
+import { type BreakoutGame, type BreakoutInput, breakoutRadar } from './breakout.js';
+import { computeGenreOpportunities, type GenreOpportunity } from './genres.js';
+import * as repo from './market.repo.js';
+import { type GenreDay, type GenreTiming, genreTiming } from './timing.js';
+import { fillBuckets, PERIODS, type Period, periodWindow, trendScore } from './trend.js';
+import * as views from './views.repo.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export interface TrendingGame {
+  place_id: number;
+  universe_id: number;
+  name: string;
+  creator: string;
+  genre: string;
+  ccu: number;
+  trend_score: number | null;
+  ccu_history: number[];
+}
+
+export interface TrendingView {
+  period: Period;
+  games: TrendingGame[];
+}
+
+export interface OverviewView {
+  platform_ccu: number;
+  ccu_change_24h: number | null;
+  active_games: number;
+  total_games: number;
+  top_genres: { name: string; display_name: string; total_ccu: number; share: number; games: number }[];
+  top_games: Omit<TrendingGame, 'trend_score' | 'ccu_history'>[];
+}
+
+export interface GenresView {
+  genres: GenreOpportunity[];
+}
+
+export interface BreakoutView {
+  games: BreakoutGame[];
+}
+
+export interface TimingView {
+  recommendations: GenreTiming[];
+}
+
+const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+export async function computeTrending(db: Db, period: Period, now: Date): Promise<TrendingView> {
+  const w = periodWindow(period, now);
+  const [catalogue, rows] = await Promise.all([views.readCatalogue(db), views.readPeriod(db, w)]);
+  const byId = new Map(rows.map((r) => [r.universe_id, r]));
+  const games = catalogue.map((g): TrendingGame => {
+    const r = byId.get(g.universe_id);
+    const buckets: (number | undefined)[] = new Array(24).fill(undefined);
+    r?.buckets.forEach((b, i) => {
+      if (b >= 0 && b < 24) buckets[b] = r.values[i];
+    });
+    return {
+      place_id: g.place_id,
+      universe_id: g.universe_id,
+      name: g.name,
+      creator: g.creator_name,
+      genre: g.genre,
+      ccu: g.ccu,
+      trend_score: r?.recent == null ? null : trendScore(r.recent, r.previous),
+      ccu_history: fillBuckets(buckets),
+    };
+  });
+  return { period, games };
+}
+
+export async function computeOverview(db: Db, now: Date): Promise<OverviewView> {
+  const catalogue = await views.readCatalogue(db);
+  const totals = await views.platformTotals(db);
+  const hour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
+  const [current, dayAgo] = await Promise.all([
+    views.platformHourlyCcu(db, new Date(hour)),
+    views.platformHourlyCcu(db, new Date(hour - DAY_MS)),
+  ]);
+  const genres = new Map<string, { ccu: number; games: number }>();
+  for (const g of catalogue) {
+    const s = genres.get(g.genre) ?? { ccu: 0, games: 0 };
+    s.ccu += g.ccu;
+    s.games += 1;
+    genres.set(g.genre, s);
+  }
+  const top_genres = [...genres]
+    .map(([name, s]) => ({
+      name,
+      display_name: genreDisplayName(name),
+      total_ccu: s.ccu,
+      share: totals.ccu > 0 ? round(s.ccu / totals.ccu, 4) : 0,
+      games: s.games,
+    }))
+    .sort((a, b) => b.total_ccu - a.total_ccu || a.name.localeCompare(b.name))
+    .slice(0, 5);
+  return {
+    platform_ccu: totals.ccu,
+    // Hourly means against hourly means, so a partial hour compares like with like.
+    ccu_change_24h: current !== null && dayAgo ? round(current / dayAgo - 1, 4) : null,
+    active_games: totals.active,
+    total_games: totals.games,
+    top_genres,
+    top_games: catalogue.slice(0, 5).map((g) => ({
+      place_id: g.place_id,
+      universe_id: g.universe_id,
+      name: g.name,
+      creator: g.creator_name,
+      genre: g.genre,
+      ccu: g.ccu,
+    })),
+  };
+}
+
+export async function computeGenres(db: Db, now: Date): Promise<GenresView> {
+  const [catalogue, baseline] = await Promise.all([
+    views.readCatalogue(db),
+    views.genreCcuNear(db, new Date(now.getTime() - 7 * DAY_MS)),
+  ]);
+  const names = new Map(GENRE_TAXONOMY.map((g) => [g.key, g.name]));
+  for (const g of catalogue) if (!names.has(g.genre)) names.set(g.genre, genreDisplayName(g.genre));
+  const genres = computeGenreOpportunities(
+    catalogue.map((g) => ({
+      universeId: g.universe_id,
+      genre: g.genre,
+      ccu: g.ccu,
+      createdAt: g.created_at,
+      gamepassCount: g.gamepass_count,
+      gamepassMedianPrice: g.gamepass_median_price,
+    })),
+    baseline,
+    now,
+    names,
+  );
+  return { genres };
+}
+
+export async function computeBreakout(db: Db, now: Date): Promise<BreakoutView> {
+  const [catalogue, counters] = await Promise.all([
+    views.readCatalogue(db),
+    views.readVisitCounters(db, now),
+  ]);
+  const visits = new Map(counters.map((c) => [c.universe_id, c]));
+  const inputs = catalogue.map((g): BreakoutInput => {
+    const v = visits.get(g.universe_id);
+    const gained24h = v?.now != null && v.day_ago != null ? Math.max(0, v.now - v.day_ago) : null;
+    const prevWeek =
+      v?.day_ago != null && v.week_ago != null ? Math.max(0, v.day_ago - v.week_ago) / 7 : null;
+    return {
+      universeId: g.universe_id,
+      placeId: g.place_id,
+      name: g.name,
+      creator: g.creator_name,
+      genre: g.genre,
+      ccu: g.ccu,
+      visits: g.visits ?? 0,
+      likes: g.up_votes,
+      dislikes: g.down_votes,
+      createdAt: g.created_at,
+      visitsGained24h: gained24h,
+      meanDailyVisitsGainedPrev7d: prevWeek,
+    };
+  });
+  return { games: breakoutRadar(inputs, now) };
+}
+
+export async function computeTiming(db: Db, now: Date): Promise<TimingView> {
+  const history = new Map<string, GenreDay[]>();
+  for (const r of await views.genreDailyCcu(db)) {
+    const list = history.get(r.genre) ?? [];
+    list.push({ day: r.day, ccu: r.ccu });
+    history.set(r.genre, list);
+  }
+  const present = new Set(history.keys());
+  const genres = GENRE_TAXONOMY.filter((g) => present.size === 0 || present.has(g.key));
+  return genreTiming(history, genres, now);
+}
+
+/** How stale each view may get before a collection recomputes it. */
+const CADENCE: Record<string, number> = {
+  'trending:1h': 0,
+  'trending:6h': 0,
+  'trending:24h': 0,
+  'trending:7d': HOUR_MS,
+  'trending:30d': HOUR_MS,
+  overview: 0,
+  breakout: HOUR_MS,
+  timing: DAY_MS,
+};
+
+const COMPUTE: Record<string, (db: Db, now: Date) => Promise<unknown>> = {
+  ...Object.fromEntries(
+    PERIODS.map((p) => [`trending:${p}`, (db: Db, now: Date) => computeTrending(db, p, now)]),
+  ),
+  overview: computeOverview,
+  genres: computeGenres,
+  breakout: computeBreakout,
+  timing: computeTiming,
+};
+
+export const VIEW_NAMES = Object.keys(COMPUTE);
+
+/** Genre opportunity follows the 6-hourly genre snapshots (DECISIONS §4: recomputed every 6 hours). */
+function due(name: string, computedAt: Date | undefined, now: Date): boolean {
+  if (!computedAt || computedAt > now) return true;
+  if (name === 'genres') {
+    const bucket = Math.floor(now.getTime() / (6 * HOUR_MS)) * 6 * HOUR_MS;
+    return computedAt.getTime() < bucket;
+  }
+  return now.getTime() - computedAt.getTime() >= (CADENCE[name] ?? 0);
+}
+
+/** Recomputes every view that is due (all of them with `force`); returns the names recomputed. */
+export async function refreshViews(db: Db, now: Date, options: { force?: boolean } = {}): Promise<string[]> {
+  const stamps = await repo.viewTimes(db);
+  const done: string[] = [];
+  for (const name of VIEW_NAMES) {
+    if (!options.force && !due(name, stamps.get(name), now)) continue;
+    await repo.saveView(db, name, now, await COMPUTE[name]!(db, now));
+    done.push(name);
+  }
+  return done;
+}
