@@ -1,0 +1,144 @@
+/**
+ * Games SQL: reads of the catalogue and CCU tiers the market domain writes. Nothing here writes.
+ */
+import type { Db, Queryable } from '../db/index.js';
+
+export interface SearchRow {
+  universe_id: number;
+  place_id: number;
+  name: string;
+  creator_name: string;
+  genre: string;
+  ccu: number | null;
+}
+
+export interface SearchParams {
+  /** The query as normaliseSearch made it ('' when nothing searchable was left). */
+  text: string;
+  /** A numeric query, matched against place_id and universe_id; null otherwise. */
+  id: number | null;
+  /** word_similarity from which a game counts as a typo-tolerant match. */
+  fuzzyThreshold: number;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * What a query matches: an id exactly; a substring of the normalised "name creator" text; or, from
+ * three characters on, a fuzzy word match (pg_trgm `<%`). Each arm can use an index (place key,
+ * primary key, the trigram GIN index), so Postgres answers with a BitmapOr rather than a scan.
+ * `text` only ever holds letters, digits and single spaces (normaliseSearch), so it cannot carry
+ * LIKE wildcards.
+ */
+const MATCH = `(place_id = $2::bigint OR universe_id = $2::bigint
+   OR ($1::text <> '' AND (search_text LIKE '%' || $1::text || '%'
+       OR (char_length($1::text) >= 3 AND $1::text <% search_text))))`;
+
+/**
+ * Relevance tiers, best first. Tier 1 (the whole name) rebuilds the creator's part of search_text
+ * with an ASCII-only normalisation, since Postgres here has no accent stripping: a creator name with
+ * other letters just drops that game to tier 2, it never mismatches.
+ */
+const TIER = `CASE
+    WHEN place_id = $2::bigint OR universe_id = $2::bigint THEN 0
+    WHEN search_text = btrim($1::text || ' ' || btrim(regexp_replace(lower(creator_name), '[^a-z0-9]+', ' ', 'g'))) THEN 1
+    WHEN search_text LIKE $1::text || '%' THEN 2
+    WHEN ' ' || search_text LIKE '% ' || $1::text || '%' THEN 3
+    WHEN search_text LIKE '%' || $1::text || '%' THEN 4
+    ELSE 5
+  END`;
+
+/** One page of matches, best first, and how many there are in all (one snapshot, one threshold). */
+export async function searchGames(db: Db, p: SearchParams): Promise<{ rows: SearchRow[]; total: number }> {
+  return db.transaction(async (tx) => {
+    // `<%` reads its threshold from this setting; SET LOCAL semantics keep it to this transaction.
+    await tx.query(`SELECT set_config('pg_trgm.word_similarity_threshold', $1, true)`, [
+      String(p.fuzzyThreshold),
+    ]);
+    const page = await tx.query<SearchRow>(
+      `SELECT universe_id, place_id, name, creator_name, genre, ccu
+         FROM games
+        WHERE ${MATCH}
+        ORDER BY ${TIER}, word_similarity($1::text, search_text) DESC, COALESCE(ccu, 0) DESC, universe_id
+        LIMIT $3 OFFSET $4`,
+      [p.text, p.id, p.limit, p.offset],
+    );
+    const count = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM games WHERE ${MATCH}`, [
+      p.text,
+      p.id,
+    ]);
+    return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
+  });
+}
+
+export interface GameRow {
+  universe_id: number;
+  place_id: number;
+  name: string;
+  description: string;
+  creator_name: string;
+  creator_type: string;
+  genre: string;
+  max_players: number | null;
+  created_at: Date | null;
+  updated_at: Date | null;
+  ccu: number | null;
+  visits: number | null;
+  favorites: number | null;
+  up_votes: number | null;
+  down_votes: number | null;
+  gamepass_count: number | null;
+  observed_at: Date | null;
+}
+
+export async function gameByPlaceId(db: Queryable, placeId: number): Promise<GameRow | undefined> {
+  const res = await db.query<GameRow>(
+    `SELECT universe_id, place_id, name, description, creator_name, creator_type, genre, max_players,
+            created_at, updated_at, ccu, visits, favorites, up_votes, down_votes, gamepass_count, observed_at
+       FROM games WHERE place_id = $1`,
+    [placeId],
+  );
+  return res.rows[0];
+}
+
+export interface HourlyPoint {
+  hour: Date;
+  ccu_avg: number;
+}
+
+/** Hourly rollups of one game with hour in [from, to), oldest first. */
+export async function hourlyCcu(
+  db: Queryable,
+  universeId: number,
+  from: Date,
+  to: Date,
+): Promise<HourlyPoint[]> {
+  const res = await db.query<HourlyPoint>(
+    `SELECT hour, ccu_avg FROM ccu_hourly
+      WHERE universe_id = $1 AND hour >= $2 AND hour < $3
+      ORDER BY hour`,
+    [universeId, from, to],
+  );
+  return res.rows;
+}
+
+/**
+ * Mean hourly CCU of one game over two adjacent windows, [previousStart, recentStart) and
+ * [recentStart, end); null for a window without rows. Averaged in SQL (float8 means of the
+ * real-typed rollups) so any set-based view averaging the same rows, such as trending, gets the
+ * very same numbers rather than ones off in the last bits.
+ */
+export async function trendMeans(
+  db: Queryable,
+  universeId: number,
+  w: { previousStart: Date; recentStart: Date; end: Date },
+): Promise<{ recent: number | null; previous: number | null }> {
+  const res = await db.query<{ recent: number | null; previous: number | null }>(
+    `SELECT avg(ccu_avg) FILTER (WHERE hour >= $3) AS recent,
+            avg(ccu_avg) FILTER (WHERE hour < $3) AS previous
+       FROM ccu_hourly
+      WHERE universe_id = $1 AND hour >= $2 AND hour < $4`,
+    [universeId, w.previousStart, w.recentStart, w.end],
+  );
+  return res.rows[0] ?? { recent: null, previous: null };
+}

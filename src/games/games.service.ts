@@ -1,0 +1,139 @@
+/**
+ * Games rules: what a search matches and how it ranks, what a game's detail holds and which parts
+ * of it a plan may see. SQL stays in games.repo.ts; the trend formula and its windows come from
+ * the market domain, so game detail and the trending list can never disagree.
+ */
+import type { Entitlements, PlanEntitlements, PlanName } from '../accounts/index.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/index.js';
+import { errors } from '../errors.js';
+import { normaliseSearch, periodWindow, trendScore } from '../market/index.js';
+import * as repo from './games.repo.js';
+import type { GameDetailT, MlPredictionT, SearchResultT } from './games.schemas.js';
+
+/**
+ * word_similarity from which a game is a fuzzy match. pg_trgm's default (0.6) misses a swapped
+ * pair of letters in short names ("adpot me" scores 0.38 against "adopt me …"); fuzzy matches rank
+ * after every literal one, so a lower bar costs little precision at the top of the list.
+ */
+export const FUZZY_THRESHOLD = 0.35;
+/** A numeric query tried as an id: at most 15 digits, so it stays below 2^53. */
+const ID_QUERY = /^\d{1,15}$/;
+
+export interface GamesServiceDeps {
+  db: Db;
+  clock: Clock;
+  entitlements: Entitlements;
+}
+
+export interface SearchInput {
+  q: string;
+  limit: number;
+  offset: number;
+}
+
+/** A numeric query also names a place or universe id. */
+export function searchId(q: string): number | null {
+  return ID_QUERY.test(q) ? Number(q) : null;
+}
+
+/** likes / (likes + dislikes) to four decimals; null when nobody voted. */
+export function likeRatio(likes: number, dislikes: number): number | null {
+  const votes = likes + dislikes;
+  return votes > 0 ? Math.round((likes / votes) * 10_000) / 10_000 : null;
+}
+
+/**
+ * The growth probability a plan may see (DECISIONS §2): the Explorer shape ("score") hides it, the
+ * others see whatever the forecaster produced (null while a game has no forecast).
+ */
+export function visibleGrowthProbability(
+  shape: PlanEntitlements['mlPrediction'],
+  probability: number | null,
+): number | null {
+  return shape === 'detailed' ? probability : null;
+}
+
+const iso = (d: Date | null) => (d === null ? null : d.toISOString());
+
+export class GamesService {
+  constructor(private readonly deps: GamesServiceDeps) {}
+
+  async search(input: SearchInput): Promise<{ results: SearchResultT[]; total: number }> {
+    const q = input.q.trim();
+    if (q === '') throw errors.validation('query.q', 'query.q must not be blank');
+    const { rows, total } = await repo.searchGames(this.deps.db, {
+      text: normaliseSearch(q),
+      id: searchId(q),
+      fuzzyThreshold: FUZZY_THRESHOLD,
+      limit: input.limit,
+      offset: input.offset,
+    });
+    const results = rows.map((r) => ({
+      place_id: r.place_id,
+      universe_id: r.universe_id,
+      name: r.name,
+      creator: r.creator_name,
+      genre: r.genre,
+      ccu: r.ccu ?? 0,
+    }));
+    return { results, total };
+  }
+
+  /** One game's detail in the data shape of `plan`; 404 for a place the catalogue lacks. */
+  async detail(placeId: number, plan: PlanName): Promise<GameDetailT> {
+    const game = await repo.gameByPlaceId(this.deps.db, placeId);
+    if (!game) throw errors.notFound(`No game with place id ${placeId} is known.`);
+    const window = periodWindow('24h', this.deps.clock.now());
+    const [history, means] = await Promise.all([
+      repo.hourlyCcu(this.deps.db, game.universe_id, window.recentStart, window.end),
+      repo.trendMeans(this.deps.db, game.universe_id, window),
+    ]);
+    const trend = means.recent === null ? null : trendScore(means.recent, means.previous);
+    return {
+      ...this.facts(game),
+      ccu_history: history.map((h) => ({ ts: h.hour.toISOString(), ccu: Math.round(h.ccu_avg) })),
+      ml_prediction: this.prediction(plan, trend, await this.growthProbability(game.universe_id)),
+      // Clone detection is a later issue; the field is declared so the response shape is final.
+      clones: [],
+    };
+  }
+
+  private facts(g: repo.GameRow): Omit<GameDetailT, 'ccu_history' | 'ml_prediction' | 'clones'> {
+    const likes = g.up_votes ?? 0;
+    const dislikes = g.down_votes ?? 0;
+    return {
+      place_id: g.place_id,
+      universe_id: g.universe_id,
+      name: g.name,
+      description: g.description,
+      creator: g.creator_name,
+      creator_type: g.creator_type,
+      genre: g.genre,
+      ccu: g.ccu ?? 0,
+      visits: g.visits ?? 0,
+      likes,
+      dislikes,
+      favorites: g.favorites ?? 0,
+      like_ratio: likeRatio(likes, dislikes),
+      max_players: g.max_players,
+      created: iso(g.created_at),
+      updated: iso(g.updated_at),
+      gamepass_count: g.gamepass_count,
+      observed_at: iso(g.observed_at),
+    };
+  }
+
+  private prediction(plan: PlanName, trend: number | null, probability: number | null): MlPredictionT {
+    const shape = this.deps.entitlements.plans[plan].mlPrediction;
+    return { trend_score: trend, growth_probability: visibleGrowthProbability(shape, probability) };
+  }
+
+  /**
+   * The forecaster's P(CCU in 7 days > today's mean). It arrives in a later issue; until then no
+   * game has a forecast. The plan rule above already applies to whatever it will return.
+   */
+  private async growthProbability(_universeId: number): Promise<number | null> {
+    return null;
+  }
+}
