@@ -59,6 +59,9 @@ export interface GameSpec {
   passes: { id: number; name: string; price: number | null }[];
 }
 
+/** Std (hours) of each game's daily-cycle shift when a shape does not set hourShiftSd. */
+export const HOUR_SHIFT_SD = 1.5;
+
 const PASS_NAMES = [
   'VIP',
   '2x Coins',
@@ -145,7 +148,7 @@ export function buildCatalogue(seed: number, shape: MarketShape): GameSpec[] {
       dailyAmplitude:
         shape.dailyAmplitudeRange[0] +
         uniform(seed, i, 25) * (shape.dailyAmplitudeRange[1] - shape.dailyAmplitudeRange[0]),
-      hourShift: normal(seed, i, 26) * 1.5,
+      hourShift: normal(seed, i, 26) * (shape.hourShiftSd ?? HOUR_SHIFT_SD),
       visitsPerCcuDay: shape.visitsPerCcuDay * Math.exp(0.4 * normal(seed, i, 27)),
       visitsBeforeTracking: 0,
       likeRatio: Math.min(0.98, Math.max(0.35, shape.likeRatioMedian + 0.08 * normal(seed, i, 28))),

@@ -19,6 +19,11 @@ export interface MarketShape {
   dailyProfile: readonly number[];
   /** Exponent applied to the daily profile per game (0 = flat, 1 = the calibrated shape). */
   dailyAmplitudeRange: readonly [number, number];
+  /**
+   * Std (hours) of each game's shift of the daily cycle (audiences in other time zones). Optional
+   * so shapes written before the calibration keep their meaning: absent means HOUR_SHIFT_SD (1.5 h).
+   */
+  hourShiftSd?: number;
   /** 7 day-of-week factors, Monday first, mean 1. */
   weeklyProfile: readonly number[];
   /** Std of short-term (≈ 30 min) log-CCU noise, and of day-scale drift. */
