@@ -21,6 +21,8 @@ import {
   collectCommand,
   type MarketCliDeps,
   MarketCliUsageError,
+  parseBackfillArgs,
+  parseCollectArgs,
 } from './market/market.cli.js';
 import { createPlatformSource } from './platform/index.js';
 import { VERSION } from './version.js';
@@ -65,9 +67,11 @@ async function withMarket(
 ): Promise<number> {
   const log = createLogger(config);
   const db = await openDatabase(config, log);
+  const platform = createPlatformSource(config);
   try {
-    return await fn(args, { db, platform: createPlatformSource(config), log, now: systemClock.now(), out });
+    return await fn(args, { db, platform, log, now: systemClock.now(), out });
   } finally {
+    await platform.close?.();
     await db.close();
   }
 }
@@ -117,12 +121,18 @@ const COMMANDS: Record<string, Command> = {
   collect: {
     summary: 'collect the market once now and refresh the market views',
     usage: COLLECT_USAGE,
-    run: (args, config, out) => withMarket(config, out, collectCommand, args),
+    run: (args, config, out) => {
+      parseCollectArgs(args);
+      return withMarket(config, out, collectCommand, args);
+    },
   },
   backfill: {
     summary: 'write N days of past market history (simulated source only)',
     usage: BACKFILL_USAGE,
-    run: (args, config, out) => withMarket(config, out, backfillCommand, args),
+    run: (args, config, out) => {
+      parseBackfillArgs(args);
+      return withMarket(config, out, backfillCommand, args);
+    },
   },
   migrate: {
     summary: 'apply pending database migrations (--status: list them, change nothing)',

@@ -96,12 +96,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await options.configure?.(app);
   const scheduler = new Scheduler({ db, clock, log: app.log });
   const platform = options.platform ?? createPlatformSource(config);
-  const jobDeps = {
-    accounts,
-    market: collectorDeps(db, platform, app.log),
-    collectIntervalSec: config.collectIntervalSec,
-  };
-  for (const job of options.jobs ?? (config.databaseUrl ? [] : allJobs(jobDeps))) scheduler.add(job);
+  const jobs =
+    options.jobs ?? (config.databaseUrl ? [] : backgroundJobs(config, db, accounts, platform, app.log));
+  for (const job of jobs) scheduler.add(job);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -118,6 +115,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     app.log.info({ reason }, 'shutting down: no new connections, finishing requests in flight');
     await app.close(); // stops accepting, waits for in-flight requests
     await scheduler.stop();
+    await platform.close?.();
     await kv.close();
     await db.close();
     app.log.info('shutdown complete');
@@ -134,6 +132,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
 }
 
+/** Every background job (jobs/catalog.ts) with the dependencies this process built. */
+function backgroundJobs(
+  config: Config,
+  db: Db,
+  accounts: AccountsService,
+  platform: PlatformSource,
+  log: FastifyBaseLogger,
+): Job[] {
+  return allJobs({
+    accounts,
+    market: collectorDeps(db, platform, log),
+    collectIntervalSec: config.collectIntervalSec,
+  });
+}
+
 export async function startWorker(config: Config, options: StartOptions = {}): Promise<Running> {
   const clock = options.clock ?? systemClock;
   const log = createLogger(config, options.logStream);
@@ -142,17 +155,13 @@ export async function startWorker(config: Config, options: StartOptions = {}): P
   const scheduler = new Scheduler({ db, clock, log });
   const accounts = new AccountsService({ db, kv, clock, signer: new TokenSigner(resolveJwtSecret(config)) });
   const platform = options.platform ?? createPlatformSource(config);
-  const jobDeps = {
-    accounts,
-    market: collectorDeps(db, platform, log),
-    collectIntervalSec: config.collectIntervalSec,
-  };
-  for (const job of options.jobs ?? allJobs(jobDeps)) scheduler.add(job);
+  for (const job of options.jobs ?? backgroundJobs(config, db, accounts, platform, log)) scheduler.add(job);
   scheduler.start();
   log.info({ jobs: scheduler.jobNames }, 'worker started');
   const close = once(async (reason) => {
     log.info({ reason }, 'worker shutting down: finishing running jobs');
     await scheduler.stop();
+    await platform.close?.();
     await kv.close();
     await db.close();
     log.info('shutdown complete');

@@ -486,9 +486,9 @@ describe('the daily refresh-token purge job', () => {
       (j) => j.name === 'purge-expired-refresh-tokens',
     )!;
     expect(job.intervalMs).toBe(86_400_000);
-    await job.run(new Date(Date.now() + 29 * 86_400_000));
+    await job.run(new Date(Date.now() + 29 * 86_400_000), new AbortController().signal);
     expect(await count()).toBe(1);
-    await job.run(new Date(Date.now() + 31 * 86_400_000));
+    await job.run(new Date(Date.now() + 31 * 86_400_000), new AbortController().signal);
     expect(await count()).toBe(0);
   });
 });

@@ -39,6 +39,12 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
         { name: 'auth', description: 'Accounts and sessions' },
         { name: 'api keys', description: 'Read-only and ingest keys for third-party apps and SDKs' },
         { name: 'admin', description: 'Administration' },
+        {
+          name: 'market',
+          description:
+            'Market intelligence: trending, genre opportunities and timing, breakout radar, overview',
+        },
+        { name: 'games', description: 'Game detail and search' },
       ],
       components: {
         securitySchemes: {

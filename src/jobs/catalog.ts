@@ -18,7 +18,7 @@ export function allJobs(deps: JobDeps): Job[] {
       name: 'collect-market',
       intervalMs: deps.collectIntervalSec * 1000,
       leaseMs: Math.max(10 * 60_000, deps.collectIntervalSec * 4000),
-      run: (now) => scheduledCollection(deps.market, now),
+      run: (now, signal) => scheduledCollection(deps.market, now, signal),
     },
     {
       name: 'purge-expired-refresh-tokens',

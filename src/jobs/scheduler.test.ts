@@ -114,6 +114,35 @@ describe.each(testEngines())('scheduler on %s', (engine) => {
     await s.stop();
   });
 
+  it('asks a running job to stop on shutdown instead of waiting for its end', async () => {
+    const scheduler = new Scheduler({
+      db: t.db,
+      clock: fixedClock('2026-11-22T10:00:00Z'),
+      log: silent,
+      owner: 'a',
+    });
+    let steps = 0;
+    scheduler.add({
+      name: 'long',
+      intervalMs: 60_000,
+      async run(_now, signal) {
+        while (!signal.aborted) {
+          steps += 1;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        signal.throwIfAborted();
+      },
+    });
+    await scheduler.tick();
+    await new Promise((r) => setTimeout(r, 30));
+    await scheduler.stop();
+    expect(steps).toBeGreaterThan(0);
+    const state = await t.db.query<{ last_error: string | null }>(
+      "SELECT last_error FROM job_state WHERE name = 'long'",
+    );
+    expect(state.rows[0]!.last_error).toMatch(/abort/i);
+  });
+
   it('refuses to register the same job twice', () => {
     const s = new Scheduler({ db: t.db, clock: fixedClock('2026-05-01T00:00:00Z'), log: silent });
     s.add(countingJob('dup', MIN).job);

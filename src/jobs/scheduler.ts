@@ -4,13 +4,14 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { claimDueJob, finishJob } from './jobs.repo.js';
 
-/** A job is run(now) on an interval; it only calls domain services. */
+/** A job is run(now, signal) on an interval; it only calls domain services. A long job checks
+ * `signal` between steps, so shutdown does not wait for it to finish (it resumes next run). */
 export interface Job {
   name: string;
   intervalMs: number;
   /** How long a claimed run may take before another process may take over (default 4 × interval, ≥ 1 min). */
   leaseMs?: number;
-  run(now: Date): Promise<void>;
+  run(now: Date, signal: AbortSignal): Promise<void>;
 }
 
 export interface SchedulerDeps {
@@ -30,6 +31,7 @@ export class Scheduler {
   private readonly jobs: Job[] = [];
   private readonly running = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private readonly abort = new AbortController();
 
   constructor(private readonly deps: SchedulerDeps) {
     this.owner = deps.owner ?? `${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -70,7 +72,7 @@ export class Scheduler {
   private async execute(job: Job, now: Date): Promise<void> {
     let error: string | null = null;
     try {
-      await job.run(now);
+      await job.run(now, this.abort.signal);
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
       this.deps.log.error({ err, job: job.name }, 'job failed');
@@ -102,10 +104,11 @@ export class Scheduler {
     loop();
   }
 
-  /** Stops starting jobs and waits for the ones running. */
+  /** Stops starting jobs, asks the running ones to stop at their next step, and waits for them. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.abort.abort();
     await this.idle();
   }
 }

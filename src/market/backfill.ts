@@ -60,7 +60,12 @@ function toRows(acc: Map<number, Acc>, at: Date | string): repo.RollupRow[] {
   }));
 }
 
-export async function backfill(deps: CollectorDeps, days: number, now: Date): Promise<BackfillStats> {
+export async function backfill(
+  deps: CollectorDeps,
+  days: number,
+  now: Date,
+  signal?: AbortSignal,
+): Promise<BackfillStats> {
   const { db, platform } = deps;
   if (!platform.replaysPast) {
     throw new AppError(
@@ -70,11 +75,19 @@ export async function backfill(deps: CollectorDeps, days: number, now: Date): Pr
     );
   }
   const started = performance.now();
+  const run = await repo.startBackfill(db, days, now, now);
   const ids = await platform.discover(now);
-  const read = async (t: number) => (await platform.getGames(ids, new Date(t))).items;
+  // Every step reads the platform here: the one place to stop when shutdown asks, and to let the
+  // event loop serve requests (the simulated source and PGlite compute without ever waiting on I/O).
+  const read = async (t: number) => {
+    await new Promise((resolve) => setImmediate(resolve));
+    signal?.throwIfAborted();
+    return (await platform.getGames(ids, new Date(t))).items;
+  };
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const firstDay = today - days * DAY_MS;
-  const hourlyFrom = today - HOURLY_DAYS * DAY_MS; // whole days: a day is either hourly or daily-only
+  // Whole days: a day is either hourly or daily-only; a short backfill is hourly all through.
+  const hourlyFrom = Math.max(firstDay, today - HOURLY_DAYS * DAY_MS);
   let dailyRows = 0;
   let hourlyRows = 0;
 
@@ -140,6 +153,7 @@ export async function backfill(deps: CollectorDeps, days: number, now: Date): Pr
     snapshots += 1;
   }
   const collect = await collectOnce(deps, now);
+  await repo.completeBackfill(db, run, now);
   const stats = {
     days,
     games: ids.length,

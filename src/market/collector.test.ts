@@ -3,6 +3,7 @@ import { migratedDb, type TestDb, testEngines } from '../../test/helpers/db.js';
 import { testMarket, withFailures } from '../../test/helpers/market.js';
 import { backfill } from './backfill.js';
 import { collectOnce } from './collector.js';
+import { scheduledCollection } from './index.js';
 
 const log = { info() {}, warn() {} };
 const NOW = new Date('2026-11-22T15:37:00Z');
@@ -136,6 +137,38 @@ describe.each(testEngines())('backfill on %s', (engine) => {
       );
       const v = visits.rows.map((r) => r.visits);
       expect(v).toEqual([...v].sort((a, b) => a - b));
+    } finally {
+      await t.dispose();
+    }
+  });
+
+  it('starts again after a backfill stopped half-way, and collects once one completed', async () => {
+    const t = await migratedDb('pglite');
+    try {
+      const market = testMarket();
+      const deps = { db: t.db, platform: market, log };
+      const stop = new AbortController();
+      let reads = 0;
+      const stopping = {
+        ...market,
+        getGames: async (ids: readonly number[], at: Date) => {
+          if (++reads === 20) stop.abort();
+          return market.getGames(ids, at);
+        },
+      };
+      await expect(scheduledCollection({ ...deps, platform: stopping }, NOW, stop.signal)).rejects.toThrow();
+      const runs = () => t.db.query('SELECT days, completed_at FROM market_backfills ORDER BY id');
+      expect((await runs()).rows).toEqual([{ days: 35, completed_at: null }]);
+      await scheduledCollection(deps, NOW);
+      expect((await runs()).rows).toEqual([
+        { days: 35, completed_at: null },
+        { days: 35, completed_at: NOW },
+      ]);
+      const later = new Date(NOW.getTime() + 5 * MIN);
+      await scheduledCollection(deps, later);
+      expect((await runs()).rows).toHaveLength(2);
+      const samples = await t.db.query('SELECT 1 FROM ccu_samples WHERE ts = $1', [later]);
+      expect(samples.rowCount).toBe((await market.discover(later)).length);
     } finally {
       await t.dispose();
     }

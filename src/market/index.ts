@@ -8,6 +8,7 @@ import type { Db } from '../db/index.js';
 import type { PlatformSource } from '../platform/index.js';
 import { backfill } from './backfill.js';
 import { type CollectorDeps, collectOnce } from './collector.js';
+import { hasCompletedBackfill } from './market.repo.js';
 import { refreshViews } from './views.service.js';
 
 export { type BackfillStats, backfill } from './backfill.js';
@@ -37,22 +38,18 @@ export function collectorDeps(db: Db, platform: PlatformSource, log: CollectorDe
   return { db, platform, log, refreshViews: async (now) => void (await refreshViews(db, now)) };
 }
 
-/** True when no reading was ever stored (a fresh install). */
-export async function hasNoHistory(db: Db): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM ccu_daily LIMIT 1')).rowCount === 0;
-}
-
 /**
- * The scheduled collection: on an empty database whose source can replay the past, the first run
- * backfills BACKFILL_DAYS of history (so every endpoint is meaningful at once); every other run
- * collects the present.
+ * The scheduled collection: until a backfill has run to its end on a source that can replay the
+ * past, a run backfills BACKFILL_DAYS of history (so every endpoint is meaningful at once; one
+ * stopped by shutdown starts again next time); every other run collects the present.
  */
 export async function scheduledCollection(
-  deps: CollectorDeps & { platform: PlatformSource },
+  deps: CollectorDeps,
   now: Date,
+  signal?: AbortSignal,
 ): Promise<void> {
-  if (deps.platform.replaysPast && (await hasNoHistory(deps.db))) {
-    await backfill(deps, BACKFILL_DAYS, now);
+  if (deps.platform.replaysPast && !(await hasCompletedBackfill(deps.db))) {
+    await backfill(deps, BACKFILL_DAYS, now, signal);
     return;
   }
   await collectOnce(deps, now);

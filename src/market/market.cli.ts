@@ -22,9 +22,24 @@ export interface MarketCliDeps {
   out: (line: string) => void;
 }
 
+/** Checks `svc collect` arguments before anything is opened. */
+export function parseCollectArgs(args: string[]): void {
+  parseArgs({ args, options: { once: { type: 'boolean', default: true } }, strict: true });
+}
+
+/** The number of days `svc backfill --days N` asks for (checked before anything is opened). */
+export function parseBackfillArgs(args: string[]): number {
+  const { values } = parseArgs({ args, options: { days: { type: 'string' } }, strict: true });
+  const days = Number(values.days);
+  if (values.days === undefined || !Number.isInteger(days) || days < 1 || days > 400) {
+    throw new MarketCliUsageError('--days must be a whole number from 1 to 400');
+  }
+  return days;
+}
+
 /** Collects the platform once (the schedule itself runs in `svc worker`, or `svc serve` embedded). */
 export async function collectCommand(args: string[], deps: MarketCliDeps): Promise<number> {
-  parseArgs({ args, options: { once: { type: 'boolean', default: true } }, strict: true });
+  parseCollectArgs(args);
   const stats = await collectOnce(
     {
       db: deps.db,
@@ -43,11 +58,7 @@ export async function collectCommand(args: string[], deps: MarketCliDeps): Promi
 
 /** Writes N days of history from a source that can replay the past (the simulated market). */
 export async function backfillCommand(args: string[], deps: MarketCliDeps): Promise<number> {
-  const { values } = parseArgs({ args, options: { days: { type: 'string' } }, strict: true });
-  const days = Number(values.days);
-  if (values.days === undefined || !Number.isInteger(days) || days < 1 || days > 400) {
-    throw new MarketCliUsageError('--days must be a whole number from 1 to 400');
-  }
+  const days = parseBackfillArgs(args);
   const stats = await backfill({ db: deps.db, platform: deps.platform, log: deps.log }, days, deps.now);
   await refreshViews(deps.db, deps.now, { force: true });
   deps.out(

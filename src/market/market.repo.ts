@@ -270,3 +270,22 @@ export async function viewTime(db: Queryable, name: string): Promise<Date | unde
   ]);
   return res.rows[0]?.computed_at;
 }
+
+export async function startBackfill(db: Queryable, days: number, until: Date, at: Date): Promise<number> {
+  const res = await db.query<{ id: number }>(
+    'INSERT INTO market_backfills (days, until, started_at) VALUES ($1, $2, $3) RETURNING id',
+    [days, until, at],
+  );
+  return res.rows[0]!.id;
+}
+
+export async function completeBackfill(db: Queryable, id: number, at: Date): Promise<void> {
+  await db.query('UPDATE market_backfills SET completed_at = $2 WHERE id = $1', [id, at]);
+}
+
+/** True once a backfill ran to its end. */
+export async function hasCompletedBackfill(db: Queryable): Promise<boolean> {
+  return (
+    (await db.query('SELECT 1 FROM market_backfills WHERE completed_at IS NOT NULL LIMIT 1')).rowCount > 0
+  );
+}

@@ -62,6 +62,8 @@ export interface PlatformSource {
   getGamePasses(universeId: number, now: Date): Promise<GamePass[] | undefined>;
   /** The universe of a place; undefined when unknown or the fetch failed. */
   placeToUniverse(placeId: number, now: Date): Promise<number | undefined>;
+  /** Releases connections (HTTP sources); called on shutdown. */
+  close?(): Promise<void>;
 }
 
 /** Roblox genre_l1 display name (any casing) → genre key. */

@@ -4,6 +4,7 @@
  * dates parseable); an item that fails a check is a failure of its id, never a crash and never a
  * zero, and an id the response does not mention is a failure too.
  */
+import { GENRE_KEYS } from '../genres.js';
 import { type FetchResult, type GamePass, type GameVotes, genreKey, type PlatformGame } from '../platform.js';
 
 type Rec = Record<string, unknown>;
@@ -13,31 +14,8 @@ const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafe
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const isDate = (v: unknown): v is string => typeof v === 'string' && !Number.isNaN(Date.parse(v));
 
-/**
- * genre_l1 display names of the current taxonomy (creator-docs "Experience genres", 17 genres),
- * as genre keys. Used only to accept a legacy `genre` value that names one of them.
- */
-const GENRE_L1_KEYS = new Set(
-  [
-    'Action',
-    'Adventure',
-    'Education',
-    'Entertainment',
-    'Obby & platformer',
-    'Party & casual',
-    'Puzzle',
-    'RPG',
-    'Roleplay & avatar sim',
-    'Shooter',
-    'Shopping',
-    'Simulation',
-    'Social',
-    'Sports & racing',
-    'Strategy',
-    'Survival',
-    'Utility & other',
-  ].map((name) => genreKey(name)),
-);
+/** Genre keys of the current taxonomy: a legacy `genre` value is kept only when it names one. */
+const GENRE_L1_KEYS = new Set(GENRE_KEYS);
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 

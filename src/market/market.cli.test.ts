@@ -1,0 +1,55 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runSvc } from '../../test/helpers/cli.js';
+import { openPglite } from '../db/index.js';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'svc-market-cli-'));
+
+describe('svc backfill and svc collect', () => {
+  it('refuse a bad --days with exit 2 and a source that cannot replay the past with exit 1', async () => {
+    for (const days of ['0', '401', 'ten']) {
+      expect(await runSvc(['backfill', '--days', days], { DATA_DIR: dataDir() })).toMatchObject({
+        code: 2,
+        err: expect.stringContaining('--days must be a whole number from 1 to 400'),
+      });
+    }
+    expect(await runSvc(['backfill'], { DATA_DIR: dataDir() })).toMatchObject({ code: 2 });
+    expect(
+      await runSvc(['backfill', '--days', '3'], { DATA_DIR: dataDir(), PLATFORM_SOURCE: 'roblox' }),
+    ).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('The roblox source cannot produce past readings'),
+    });
+  });
+
+  it('backfill writes history and the views; collect adds a reading', async () => {
+    const dir = dataDir();
+    const filled = await runSvc(['backfill', '--days', '1'], { DATA_DIR: dir });
+    expect(filled.code).toBe(0);
+    expect(filled.out[0]).toMatch(
+      /^backfilled 1 days for \d+ games in [\d.]+ s: \d+ daily, \d+ hourly, \d+ raw rows, \d+ genre snapshots$/,
+    );
+    const collected = await runSvc(['collect', '--once'], { DATA_DIR: dir });
+    expect(collected.code).toBe(0);
+    expect(collected.out[0]).toMatch(/^collected (\d+) of \1 games from the simulated source \(0 failed/);
+    const db = await openPglite(join(dir, 'pg'));
+    try {
+      const views = await db.query<{ name: string }>('SELECT name FROM market_views ORDER BY name');
+      expect(views.rows.map((r) => r.name)).toEqual([
+        'breakout',
+        'genres',
+        'overview',
+        'timing',
+        'trending:1h',
+        'trending:24h',
+        'trending:30d',
+        'trending:6h',
+        'trending:7d',
+      ]);
+    } finally {
+      await db.close();
+    }
+  });
+});
