@@ -32,12 +32,18 @@ export interface MarketRouteDeps {
 }
 
 const RECHECK_MS = 1000;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 interface Cached<T> {
   computedAt: Date;
   body: T;
   checkedAt: number;
+  /** Responses already serialised from this copy, by request shape (plan cap, filter, limit). */
+  rendered: Map<string, string>;
 }
+
+/** Distinct response shapes kept per view copy (a Studio caller may ask for any limit). */
+const MAX_RENDERED = 256;
 
 /** The latest stored copy of each view, re-read only when the database holds a newer one. */
 export class ViewCache {
@@ -53,6 +59,26 @@ export class ViewCache {
     return fresh as Cached<T>;
   }
 
+  /**
+   * The JSON of a response built from a view, serialised once per view copy and request shape:
+   * most requests then cost no serialisation at all. `build` must return exactly the route's
+   * response schema (the objects are ours, stored by views.service.ts).
+   */
+  async render<T>(
+    name: string,
+    shape: string,
+    build: (view: { computedAt: Date; body: T }) => unknown,
+  ): Promise<string> {
+    const view = (await this.get<T>(name)) as Cached<T>;
+    let json = view.rendered.get(shape);
+    if (json === undefined) {
+      json = JSON.stringify(build(view));
+      if (view.rendered.size >= MAX_RENDERED) view.rendered.clear();
+      view.rendered.set(shape, json);
+    }
+    return json;
+  }
+
   private refresh(name: string, hit: Cached<unknown> | undefined): Promise<Cached<unknown> | undefined> {
     let p = this.pending.get(name);
     if (!p) {
@@ -65,7 +91,7 @@ export class ViewCache {
         }
         const view = await repo.loadView<unknown>(this.db, name);
         if (!view) return undefined;
-        const entry = { ...view, checkedAt: performance.now() };
+        const entry = { ...view, checkedAt: performance.now(), rendered: new Map<string, string>() };
         this.entries.set(name, entry);
         return entry;
       })().finally(() => this.pending.delete(name));
@@ -93,26 +119,35 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         response: { 200: TrendingResponse, ...errorResponses(422, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query as TrendingQuery;
-      const view = await cache.get<TrendingView>(`trending:${q.period}`);
-      const games =
-        q.genre === undefined ? view.body.games : view.body.games.filter((g) => g.genre === q.genre);
-      if (q.genre !== undefined && games.length === 0 && !GENRE_KEYS.includes(q.genre)) {
-        throw errors.validation(
-          'query.genre',
-          `Unknown genre "${q.genre}": use a genre key such as "simulation".`,
-        );
+      if (q.genre !== undefined && !GENRE_KEYS.includes(q.genre)) {
+        const view = await cache.get<TrendingView>(`trending:${q.period}`);
+        if (!view.body.games.some((g) => g.genre === q.genre)) {
+          throw errors.validation(
+            'query.genre',
+            `Unknown genre "${q.genre}": use a genre key such as "simulation".`,
+          );
+        }
       }
       const cap = deps.entitlements.plans[effectivePlan(request.principal)].trendingMax;
       const limit = cap === null ? q.limit : Math.min(q.limit, cap);
-      return {
-        games: games.slice(0, limit),
-        total: games.length,
-        period: q.period,
-        limit,
-        computed_at: view.computedAt.toISOString(),
-      };
+      const json = await cache.render<TrendingView>(
+        `trending:${q.period}`,
+        `${q.genre ?? ''}|${limit}`,
+        (view) => {
+          const games =
+            q.genre === undefined ? view.body.games : view.body.games.filter((g) => g.genre === q.genre);
+          return {
+            games: games.slice(0, limit),
+            total: games.length,
+            period: q.period,
+            limit,
+            computed_at: view.computedAt.toISOString(),
+          };
+        },
+      );
+      return reply.type(JSON_TYPE).send(json);
     },
   );
 
@@ -127,10 +162,12 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         response: { 200: Type.Array(Type.Ref('GenreOpportunity')), ...errorResponses(503) },
       },
     },
-    async (request) => {
-      const view = await cache.get<GenresView>('genres');
+    async (request, reply) => {
       const full = deps.entitlements.plans[effectivePlan(request.principal)].genreOpportunities === 'full';
-      return full ? view.body.genres : view.body.genres.map(freeShape);
+      const json = await cache.render<GenresView>('genres', full ? 'full' : 'free', (view) =>
+        full ? view.body.genres : view.body.genres.map(freeShape),
+      );
+      return reply.type(JSON_TYPE).send(json);
     },
   );
 
@@ -146,9 +183,12 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         response: { 200: TimingResponse, ...errorResponses(503) },
       },
     },
-    async () => {
-      const view = await cache.get<TimingView>('timing');
-      return { ...view.body, computed_at: view.computedAt.toISOString() };
+    async (_request, reply) => {
+      const json = await cache.render<TimingView>('timing', '', (view) => ({
+        ...view.body,
+        computed_at: view.computedAt.toISOString(),
+      }));
+      return reply.type(JSON_TYPE).send(json);
     },
   );
 
@@ -163,9 +203,12 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         response: { 200: BreakoutResponse, ...errorResponses(503) },
       },
     },
-    async () => {
-      const view = await cache.get<BreakoutView>('breakout');
-      return { ...view.body, computed_at: view.computedAt.toISOString() };
+    async (_request, reply) => {
+      const json = await cache.render<BreakoutView>('breakout', '', (view) => ({
+        ...view.body,
+        computed_at: view.computedAt.toISOString(),
+      }));
+      return reply.type(JSON_TYPE).send(json);
     },
   );
 
@@ -179,9 +222,12 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         response: { 200: OverviewResponse, ...errorResponses(503) },
       },
     },
-    async () => {
-      const view = await cache.get<OverviewView>('overview');
-      return { ...view.body, computed_at: view.computedAt.toISOString() };
+    async (_request, reply) => {
+      const json = await cache.render<OverviewView>('overview', '', (view) => ({
+        ...view.body,
+        computed_at: view.computedAt.toISOString(),
+      }));
+      return reply.type(JSON_TYPE).send(json);
     },
   );
 }

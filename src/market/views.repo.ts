@@ -105,27 +105,37 @@ export async function genreDailyCcu(db: Queryable): Promise<{ genre: string; day
 
 export interface VisitsRow {
   universe_id: number;
-  /** Lifetime visits at the latest reading, a day before it, and 8 days before it. */
+  /** Lifetime visits at the latest reading, about a day before it, and about 8 days before it,
+   * each with the moment it was read (an hourly or daily rollup holds the counter at its end). */
   now: number | null;
+  now_at: Date | null;
   day_ago: number | null;
+  day_ago_at: Date | null;
   week_ago: number | null;
+  week_ago_at: Date | null;
 }
 
 /**
- * Visit counters at three moments for every game: now (the catalogue), 24 h ago (hourly rollups)
- * and 8 days ago (daily rollups), so momentum = (now − day_ago) / ((day_ago − week_ago) / 7).
+ * Visit counters at three moments for every game: now (the catalogue), 24 h ago (the latest hourly
+ * rollup at or before it) and 8 days ago (the latest daily rollup at or before it), so that visit
+ * momentum can compare the last day's gain with the daily gain of the week before.
  */
 export async function readVisitCounters(db: Queryable, now: Date): Promise<VisitsRow[]> {
   const res = await db.query<VisitsRow>(
-    `SELECT g.universe_id, g.visits AS now,
-            (SELECT h.visits FROM ccu_hourly h WHERE h.universe_id = g.universe_id AND h.hour <= $1
-              ORDER BY h.hour DESC LIMIT 1) AS day_ago,
-            (SELECT d.visits FROM ccu_daily d WHERE d.universe_id = g.universe_id AND d.day <= $2::date
-              ORDER BY d.day DESC LIMIT 1) AS week_ago
-       FROM games g WHERE g.ccu IS NOT NULL`,
+    `SELECT g.universe_id, g.visits AS now, g.observed_at AS now_at, h.visits AS day_ago,
+            h.hour + interval '1 hour' AS day_ago_at, d.visits AS week_ago,
+            (d.day + 1)::timestamp AT TIME ZONE 'UTC' AS week_ago_at
+       FROM games g
+       LEFT JOIN LATERAL (SELECT hour, visits FROM ccu_hourly
+                           WHERE universe_id = g.universe_id AND hour <= $1::timestamptz - interval '1 hour'
+                           ORDER BY hour DESC LIMIT 1) h ON true
+       LEFT JOIN LATERAL (SELECT day, visits FROM ccu_daily
+                           WHERE universe_id = g.universe_id AND day < $2::date
+                           ORDER BY day DESC LIMIT 1) d ON true
+      WHERE g.ccu IS NOT NULL`,
     [
       new Date(now.getTime() - 86_400_000),
-      new Date(now.getTime() - 8 * 86_400_000).toISOString().slice(0, 10),
+      new Date(now.getTime() - 7 * 86_400_000).toISOString().slice(0, 10),
     ],
   );
   return res.rows;

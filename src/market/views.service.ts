@@ -145,17 +145,31 @@ export async function computeGenres(db: Db, now: Date): Promise<GenresView> {
   return { genres };
 }
 
-export async function computeBreakout(db: Db, now: Date): Promise<BreakoutView> {
-  const [catalogue, counters] = await Promise.all([
-    views.readCatalogue(db),
-    views.readVisitCounters(db, now),
-  ]);
+/** Visits gained per day between two counter readings; null when either is missing. */
+function dailyGain(
+  later: number | null,
+  laterAt: Date | null,
+  earlier: number | null,
+  earlierAt: Date | null,
+): number | null {
+  if (later === null || earlier === null || !laterAt || !earlierAt) return null;
+  const days = (laterAt.getTime() - earlierAt.getTime()) / DAY_MS;
+  return days > 0 ? Math.max(0, later - earlier) / days : null;
+}
+
+/**
+ * Breakout inputs from the catalogue and the visit counters: visits gained over the last day, and
+ * the mean daily gain over the week before it, each scaled by the real time between the readings.
+ */
+export function breakoutInputs(
+  catalogue: views.CatalogueRow[],
+  counters: views.VisitsRow[],
+): BreakoutInput[] {
   const visits = new Map(counters.map((c) => [c.universe_id, c]));
-  const inputs = catalogue.map((g): BreakoutInput => {
+  return catalogue.map((g): BreakoutInput => {
     const v = visits.get(g.universe_id);
-    const gained24h = v?.now != null && v.day_ago != null ? Math.max(0, v.now - v.day_ago) : null;
-    const prevWeek =
-      v?.day_ago != null && v.week_ago != null ? Math.max(0, v.day_ago - v.week_ago) / 7 : null;
+    const gained24h = v ? dailyGain(v.now, v.now_at, v.day_ago, v.day_ago_at) : null;
+    const prevWeek = v ? dailyGain(v.day_ago, v.day_ago_at, v.week_ago, v.week_ago_at) : null;
     return {
       universeId: g.universe_id,
       placeId: g.place_id,
@@ -171,7 +185,14 @@ export async function computeBreakout(db: Db, now: Date): Promise<BreakoutView> 
       meanDailyVisitsGainedPrev7d: prevWeek,
     };
   });
-  return { games: breakoutRadar(inputs, now) };
+}
+
+export async function computeBreakout(db: Db, now: Date): Promise<BreakoutView> {
+  const [catalogue, counters] = await Promise.all([
+    views.readCatalogue(db),
+    views.readVisitCounters(db, now),
+  ]);
+  return { games: breakoutRadar(breakoutInputs(catalogue, counters), now) };
 }
 
 export async function computeTiming(db: Db, now: Date): Promise<TimingView> {
