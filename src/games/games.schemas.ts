@@ -3,6 +3,7 @@
  * types and the OpenAPI document. Field names are exactly the interface's (spec/interface.md §2).
  */
 import { type Static, Type } from 'typebox';
+import { GameIdentity } from '../market/index.js';
 
 /** A trimmed query may not be longer than this (the schema checks the raw length). */
 export const SEARCH_Q_MAX = 100;
@@ -41,11 +42,7 @@ export type SearchQueryT = Static<typeof SearchQuery>;
 
 export const SearchResult = Type.Object(
   {
-    place_id: Type.Integer({ description: 'Root place id' }),
-    universe_id: Type.Integer({ description: 'Experience (universe) id; tracking and alerts use it' }),
-    name: Type.String({ description: 'Game name as the platform shows it' }),
-    creator: Type.String({ description: 'Creator (user or group) name' }),
-    genre: Type.String({ description: 'Genre key (lower snake case of the Roblox genre_l1 name)' }),
+    ...GameIdentity,
     ccu: Ccu,
   },
   { $id: 'GameSearchResult', title: 'GameSearchResult', additionalProperties: false },

@@ -55,4 +55,5 @@ export async function scheduledCollection(
   await collectOnce(deps, now);
 }
 export { type MarketRouteDeps, registerMarket } from './market.routes.js';
+export { GameIdentity } from './market.schemas.js';
 export { fillBuckets, PERIODS, type Period, type PeriodWindow, periodWindow, trendScore } from './trend.js';

@@ -4,7 +4,8 @@ import { PERIODS } from './trend.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
-const Identity = {
+/** The fields every game summary carries (trending, search, radar, overview): one definition. */
+export const GameIdentity = {
   place_id: Type.Integer({ description: 'Root place id.' }),
   universe_id: Type.Integer({
     description: 'Universe (experience) id; tracking and alerts are keyed by it.',
@@ -38,7 +39,7 @@ export type TrendingQuery = Static<typeof TrendingQuery>;
 
 export const TrendingGame = Type.Object(
   {
-    ...Identity,
+    ...GameIdentity,
     trend_score: Nullable(
       Type.Number({
         minimum: -100,
@@ -115,7 +116,7 @@ export const GenreOpportunity = Type.Object(
 
 export const BreakoutGame = Type.Object(
   {
-    ...Identity,
+    ...GameIdentity,
     score: Type.Number({ minimum: 0, maximum: 100 }),
     visits: Type.Integer(),
     likes: Type.Integer(),
@@ -170,7 +171,7 @@ export const OverviewResponse = Type.Object({
       games: Type.Integer(),
     }),
   ),
-  top_games: Type.Array(Type.Object(Identity)),
+  top_games: Type.Array(Type.Object(GameIdentity)),
   computed_at: Type.String({ format: 'date-time' }),
 });
 
