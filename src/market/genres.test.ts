@@ -32,7 +32,7 @@ const PLATFORM: GenreGameInput[] = [
   // simulation: CCU 16005 (the 5-CCU game is inactive), 6 active → demand 2667.5.
   game(1, 'simulation', 4000, '2026-01-01', [5, 100]), // 5 × 100 / 4000 × 1000 = 125
   game(2, 'simulation', 3000, '2021-01-01', [10, 50]), // 166.67
-  game(3, 'simulation', 3000, '2025-07-01', [null, 100]), // no pass count → 0
+  game(3, 'simulation', 3000, '2025-07-01', [null, 100]), // pass list not read yet: left out
   game(4, 'simulation', 2500, '2018-01-01', [2, 200]), // 160
   game(5, 'simulation', 2000, null, [0, null]), // 0
   game(6, 'simulation', 1500, '2019-01-01', [4, 25]), // 66.67
@@ -73,7 +73,7 @@ describe('computeGenreOpportunities', () => {
   it('computes a strong genre exactly as worked by hand', () => {
     // growth = 16005/13000 − 1 = 0.231154; saturation = 983.0952 / (983.0952 + 2667.5) = 0.269297
     // top3 = (4000 + 3000 + 3000)/16005 = 0.624805; newcomers (games 1 and 3) = 7000/16005 = 0.437363
-    // depth: median of [0, 0, 66.67, 125, 160, 166.67] = (66.67 + 125)/2 = 95.83
+    // depth: median of [0, 66.67, 125, 160, 166.67] (game 3's list is not read yet) = 125
     // score: growth_score = 1/(1 + e^−1.849231) = 0.864104; openness = 0.437363 × √0.375195 = 0.267899
     // 100 × (0.40 × 1 + 0.35 × 0.864104 + 0.25 × 0.267899) = 76.94 → 77; ≥ 65 with saturation < 0.6
     expect(byName.get('simulation')).toEqual({
@@ -85,7 +85,7 @@ describe('computeGenreOpportunities', () => {
       growth_rate: 0.2312,
       saturation_index: 0.2693,
       opportunity_score: 77,
-      monetization_depth: 95.83,
+      monetization_depth: 125,
       demand_per_game: 2667.5,
       top3_share: 0.6248,
       newcomer_share: 0.4374,
@@ -126,7 +126,7 @@ describe('computeGenreOpportunities', () => {
       growth_rate: -0.07,
       saturation_index: 0.8668,
       opportunity_score: 29,
-      monetization_depth: 0,
+      monetization_depth: null, // no pass list read in the genre
       demand_per_game: 151.13,
       entry_verdict: 'avoid',
       recommendation:

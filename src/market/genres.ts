@@ -51,8 +51,8 @@ export const GENRE_METHOD = [
   'by CCU, the share of their CCU held by games created in the last 365 days (unknown creation date =',
   'not a newcomer); both null when the genre has no CCU.',
   'monetization_depth = median over active games of gamepass count × median gamepass price (Robux) per',
-  '1,000 CCU, i.e. count × price / CCU × 1000 (a game without pass data counts as 0 passes); null',
-  'without active games.',
+  '1,000 CCU, i.e. count × price / CCU × 1000, over the active games whose pass list has been read (a',
+  'list not read yet is left out; passes none of which is for sale count as 0); null when none has one.',
   'opportunity_score = round(100 × (0.40·demand_pct + 0.35·growth_score + 0.25·openness)), where',
   'demand_pct = (genres with lower demand_per_game + 0.5 × other genres with equal demand) / (genres − 1)',
   '(0.5 for a lone genre), growth_score = 1 / (1 + e^(−8·growth_rate)) (0.5 when growth_rate is null),',
@@ -139,7 +139,7 @@ function genreFacts(
     growth: growthRate(ccu, baseline),
     top3: ccu > 0 ? top3 / ccu : null,
     newcomer: newcomerShare(byCcu.slice(0, NEWCOMER_TOP_N), now),
-    monetization: active.length > 0 ? median(active.map(depthPerThousandCcu)) : null,
+    monetization: monetization(active),
   };
 }
 
@@ -161,7 +161,17 @@ function newcomerShare(top: readonly GenreGameInput[], now: Date): number | null
   return fresh / total;
 }
 
-/** Robux of passes on sale per 1,000 CCU; unknown count or price reads as no passes (0). */
+/**
+ * Median depth over the active games whose pass list was read (a list not read yet is unknown, not
+ * empty: counting it as 0 would drag every genre down while the collector works through them);
+ * null when no active game has one.
+ */
+function monetization(active: readonly GenreGameInput[]): number | null {
+  const known = active.filter((g) => g.gamepassCount !== null);
+  return known.length > 0 ? median(known.map(depthPerThousandCcu)) : null;
+}
+
+/** Robux of passes on sale per 1,000 CCU; passes none of which is for sale (no price) read as 0. */
 function depthPerThousandCcu(g: GenreGameInput): number {
   // Only called for active games, so the CCU divisor is at least 10.
   return ((clean(g.gamepassCount) * clean(g.gamepassMedianPrice)) / cleanCcu(g.ccu)) * 1000;
