@@ -5,11 +5,12 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { authSuite } from './auth.bench.js';
+import { forecastSuite } from './forecast.bench.js';
 import { httpSuite } from './http.bench.js';
 import type { Figure, Suite } from './lib.js';
 import { marketSuite } from './market.bench.js';
 
-const SUITES: Suite[] = [httpSuite, authSuite, marketSuite];
+const SUITES: Suite[] = [httpSuite, authSuite, marketSuite, forecastSuite];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -12,6 +12,7 @@ import { createAccounts } from './accounts/index.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
+import { FORECAST_USAGE, forecastCommand } from './games/forecast/forecast.cli.js';
 import { connectKv } from './kv/index.js';
 import { closeOnSignals, createLogger, openDatabase, startServer, startWorker } from './main.js';
 import {
@@ -29,10 +30,17 @@ import { VERSION } from './version.js';
 
 export class UsageError extends Error {}
 
+/** What a command reads and writes; stdin defaults to process.stdin (tests pass their own). */
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  stdin?: AsyncIterable<string | Buffer | Uint8Array>;
+}
+
 interface Command {
   summary: string;
   usage: string;
-  run(args: string[], config: Config, out: (line: string) => void): Promise<number | 'running'>;
+  run(args: string[], config: Config, out: (line: string) => void, io: CliIo): Promise<number | 'running'>;
 }
 
 /** Opens the database (migrating it) and the accounts services for an admin command. */
@@ -134,6 +142,12 @@ const COMMANDS: Record<string, Command> = {
       return withMarket(config, out, backfillCommand, args);
     },
   },
+  forecast: {
+    summary: 'forecast a daily `date,value` series from stdin; prints date,point,lower,upper',
+    usage: FORECAST_USAGE,
+    run: (args, _config, out, io) =>
+      forecastCommand(args, { out, err: io.err, stdin: io.stdin ?? process.stdin }),
+  },
   migrate: {
     summary: 'apply pending database migrations (--status: list them, change nothing)',
     usage: 'svc migrate [--status]',
@@ -185,7 +199,7 @@ function help(): string {
 export async function runCli(
   argv: string[],
   env: Readonly<Record<string, string | undefined>>,
-  io: { out: (line: string) => void; err: (line: string) => void },
+  io: CliIo,
 ): Promise<number | 'running'> {
   const [name = 'serve', ...rest] = argv;
   if (name === 'help' || name === '--help' || name === '-h') {
@@ -203,7 +217,7 @@ export async function runCli(
   }
   try {
     const config = loadConfig(env);
-    return await command.run(rest, config, io.out);
+    return await command.run(rest, config, io.out, io);
   } catch (err) {
     if (err instanceof ConfigError) {
       io.err(`svc: invalid configuration: ${err.message}`);

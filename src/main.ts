@@ -9,6 +9,7 @@ import { buildApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Config, resolveJwtSecret } from './config.js';
 import { connectDb, type Db, migrate } from './db/index.js';
+import { ForecastService } from './games/index.js';
 import { loggerOptions } from './http/index.js';
 import { allJobs, type Job, Scheduler } from './jobs/index.js';
 import { connectKv, type Kv } from './kv/index.js';
@@ -97,7 +98,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const scheduler = new Scheduler({ db, clock, log: app.log });
   const platform = options.platform ?? createPlatformSource(config);
   const jobs =
-    options.jobs ?? (config.databaseUrl ? [] : backgroundJobs(config, db, accounts, platform, app.log));
+    options.jobs ??
+    (config.databaseUrl ? [] : backgroundJobs(config, { db, clock, accounts, platform, log: app.log }));
   for (const job of jobs) scheduler.add(job);
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -135,15 +137,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 /** Every background job (jobs/catalog.ts) with the dependencies this process built. */
 function backgroundJobs(
   config: Config,
-  db: Db,
-  accounts: AccountsService,
-  platform: PlatformSource,
-  log: FastifyBaseLogger,
+  deps: { db: Db; clock: Clock; accounts: AccountsService; platform: PlatformSource; log: FastifyBaseLogger },
 ): Job[] {
   return allJobs({
-    accounts,
-    market: collectorDeps(db, platform, log),
+    accounts: deps.accounts,
+    market: collectorDeps(deps.db, deps.platform, deps.log),
     collectIntervalSec: config.collectIntervalSec,
+    forecasts: new ForecastService({ db: deps.db, clock: deps.clock, entitlements: config.entitlements }),
   });
 }
 
@@ -155,7 +155,9 @@ export async function startWorker(config: Config, options: StartOptions = {}): P
   const scheduler = new Scheduler({ db, clock, log });
   const accounts = new AccountsService({ db, kv, clock, signer: new TokenSigner(resolveJwtSecret(config)) });
   const platform = options.platform ?? createPlatformSource(config);
-  for (const job of options.jobs ?? backgroundJobs(config, db, accounts, platform, log)) scheduler.add(job);
+  for (const job of options.jobs ?? backgroundJobs(config, { db, clock, accounts, platform, log })) {
+    scheduler.add(job);
+  }
   scheduler.start();
   log.info({ jobs: scheduler.jobNames }, 'worker started');
   const close = once(async (reason) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { bearer, createUser, login, signedIn } from '../../test/helpers/auth.js';
 import { testEngines } from '../../test/helpers/db.js';
-import { fixedClock } from '../clock.js';
+import { fixedClock, systemClock } from '../clock.js';
 import { redisKv } from '../kv/index.js';
 
 /** Stand-in routes with the access rules the market and tracking features declare. */
@@ -482,7 +482,13 @@ describe('the daily refresh-token purge job', () => {
     expect(await count()).toBe(1);
     const { testMarket } = await import('../../test/helpers/market.js');
     const market = { db: t.testDb.db, platform: testMarket(), log: t.app.log };
-    const job = allJobs({ accounts: t.accounts.accounts, market, collectIntervalSec: 300 }).find(
+    const { ForecastService } = await import('../games/index.js');
+    const forecasts = new ForecastService({
+      db: t.testDb.db,
+      clock: systemClock,
+      entitlements: t.config.entitlements,
+    });
+    const job = allJobs({ accounts: t.accounts.accounts, market, collectIntervalSec: 300, forecasts }).find(
       (j) => j.name === 'purge-expired-refresh-tokens',
     )!;
     expect(job.intervalMs).toBe(86_400_000);

@@ -54,6 +54,7 @@ export async function scheduledCollection(
   }
   await collectOnce(deps, now);
 }
+export { lastBackfillAt } from './market.repo.js';
 export { type MarketRouteDeps, registerMarket } from './market.routes.js';
 export { GameIdentity } from './market.schemas.js';
 export { fillBuckets, PERIODS, type Period, type PeriodWindow, periodWindow, trendScore } from './trend.js';

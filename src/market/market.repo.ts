@@ -289,3 +289,11 @@ export async function hasCompletedBackfill(db: Queryable): Promise<boolean> {
     (await db.query('SELECT 1 FROM market_backfills WHERE completed_at IS NOT NULL LIMIT 1')).rowCount > 0
   );
 }
+
+/** When the latest backfill that ran to its end completed (logical time), if any. */
+export async function lastBackfillAt(db: Queryable): Promise<Date | null> {
+  const res = await db.query<{ at: Date | null }>(
+    'SELECT max(completed_at) AS at FROM market_backfills WHERE completed_at IS NOT NULL',
+  );
+  return res.rows[0]?.at ?? null;
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { effectivePlan } from '../http/auth.js';
+import { errorResponses } from '../http/schemas.js';
+import { MIN_HISTORY_DAYS } from './forecast/index.js';
+import { FIT_DAYS, type ForecastService, HORIZON_DAYS, LEVEL } from './forecast.service.js';
+import { PlaceParams } from './games.schemas.js';
+
+const Bound = (what: string) =>
+  Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+    description: `${what} of the ${LEVEL * 100}% prediction interval; null on the Builder plan. Never below 0.`,
+  });
+
+export const ForecastResponse = Type.Object({
+  place_id: Type.Integer(),
+  universe_id: Type.Integer(),
+  forecast: Type.Array(
+    Type.Object({
+      date: Type.String({ format: 'date', description: 'UTC day, tomorrow first.' }),
+      predicted_ccu: Type.Number({ minimum: 0, description: 'Forecast daily mean CCU.' }),
+      lower_bound: Bound('Lower bound'),
+      upper_bound: Bound('Upper bound'),
+    }),
+  ),
+  model_version: Type.String({ description: 'Model and engine version, e.g. `ets-auto-log@1`.' }),
+  generated_at: Type.String({ format: 'date-time' }),
+  level: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Coverage of the interval (0.8), or null when bounds are withheld.',
+  }),
+  history_days: Type.Integer({ description: 'Complete days of history the model was fitted on.' }),
+});
+
+const DESCRIPTION = [
+  `Daily mean CCU forecast of a collected game, from its daily means (at most the last ${FIT_DAYS} complete UTC days). ` +
+    'The model is chosen per game from the data (see `model_version`); forecasts are recomputed daily at 04:00 UTC ' +
+    'and after a backfill, and computed on demand when a game has none from today.',
+  'Plans: Explorer 403 plan_upgrade_required; Builder 7 daily points without bounds; Studio and Enterprise ' +
+    `${HORIZON_DAYS} daily points with ${LEVEL * 100}% bounds (the interval holds about ${LEVEL * 100}% of outcomes ` +
+    'on back-tests: `npm run bench -- forecast`).',
+  `404 not_found for a game the service does not collect; 422 insufficient_history under ${MIN_HISTORY_DAYS} days of history.`,
+].join('\n\n');
+
+export function registerForecastRoutes(app: FastifyInstance, forecasts: ForecastService): void {
+  app.get(
+    '/api/forecast/:place_id',
+    {
+      config: { access: { auth: 'read', plan: 'Builder', feature: 'Forecasts' } },
+      schema: {
+        tags: ['games'],
+        summary: 'CCU forecast of a game with prediction intervals',
+        description: DESCRIPTION,
+        params: PlaceParams,
+        response: { 200: ForecastResponse, ...errorResponses(404, 422) },
+      },
+    },
+    async (request) =>
+      forecasts.forGame((request.params as { place_id: number }).place_id, effectivePlan(request.principal)),
+  );
+}
