@@ -128,6 +128,21 @@ describe('the forecast job', () => {
          FROM forecasts`,
     );
     expect(stored.rows[0]).toEqual({ n: run.games, bad: 0 });
+    // Game detail shows the stored growth probability, except on the Explorer plan.
+    const place = (
+      await t.testDb.db.query<{ place_id: number; p: number }>(
+        'SELECT g.place_id, f.growth_probability AS p FROM forecasts f JOIN games g USING (universe_id) LIMIT 1',
+      )
+    ).rows[0]!;
+    const detail = async (plan: 'Explorer' | 'Builder') =>
+      (
+        await t.app.inject({
+          url: `/api/game/${place.place_id}`,
+          headers: bearer(await signedIn(t, { plan })),
+        })
+      ).json().ml_prediction.growth_probability;
+    expect(await detail('Builder')).toBeCloseTo(place.p, 4);
+    expect(await detail('Explorer')).toBeNull();
     expect(await service.due(new Date('2026-11-23T03:59:00Z'))).toBe(false);
     expect(await service.due(new Date('2026-11-23T04:00:00Z'))).toBe(true);
   });

@@ -293,6 +293,80 @@ describe.each(testEngines())('games routes on %s', (engine) => {
   });
 });
 
+/** A long description (over 20 words once the name is out) that a copycat took and renamed. */
+const petStory = (name: string) =>
+  `Welcome to ${name}! Raise adorable pets, decorate your dream house, trade rare eggs with friends, ` +
+  'earn bucks at your job, ride a neon unicorn around Adoption Island and join weekly events for limited items.';
+const template = (name: string) =>
+  `${name}: a roleplay experience. Join the community and play with friends!`;
+
+describe.each(testEngines())('clones in game detail on %s', (engine) => {
+  let t: TestApp;
+  const roleplay = (universeId: number, name: string, ccu: number, description = ''): GameSeed => ({
+    universeId,
+    placeId: universeId + 10_000,
+    name,
+    creatorName: `Creator ${universeId}`,
+    genre: 'roleplay_avatar_sim',
+    ccu,
+    description,
+  });
+  const CLONE_GAMES: GameSeed[] = [
+    roleplay(1, 'Adopt Me!', 100_000, template('Adopt Me!')),
+    roleplay(2, 'Adopt Me! [UPDATE]', 50, template('Adopt Me!')),
+    roleplay(3, 'adopt me 2', 500, template('adopt me 2')),
+    roleplay(4, 'NEW Adopt Me X', 5),
+    roleplay(5, 'Adoptable Pets', 90_000, template('Adoptable Pets')),
+    roleplay(6, 'Adopt Mee', 80_000),
+    { ...roleplay(7, 'Adopt Me!', 70_000), genre: 'rpg' },
+    roleplay(8, 'Pet Paradise', 3000, petStory('Pet Paradise')),
+    roleplay(9, 'Animal Haven', 2000, petStory('Animal Haven')),
+    roleplay(10, 'Berry Avenue RP', 4000, template('Berry Avenue RP')),
+  ];
+
+  beforeAll(async () => {
+    t = await buildTestApp({ engine, clock: fixedClock(NOW) });
+    await seedGames(t.testDb.db, CLONE_GAMES, OBSERVED);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const clonesOf = async (universeId: number) => {
+    const user = await signedIn(t, { plan: 'Explorer' });
+    const res = await t.app.inject({ url: `/api/game/${universeId + 10_000}`, headers: bearer(user) });
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { clones: unknown[] }).clones;
+  };
+
+  it('lists the copycat variants of a name, most similar then busiest first, and not a different game', async () => {
+    expect(await clonesOf(1)).toEqual([
+      { place_id: 10_003, name: 'adopt me 2', creator: 'Creator 3', similarity: 1 },
+      { place_id: 10_002, name: 'Adopt Me! [UPDATE]', creator: 'Creator 2', similarity: 1 },
+      { place_id: 10_004, name: 'NEW Adopt Me X', creator: 'Creator 4', similarity: 1 },
+    ]);
+    // From the copycat's side the original comes first (busiest), never the copycat itself.
+    expect(await clonesOf(4)).toEqual([
+      expect.objectContaining({ place_id: 10_001, similarity: 1 }),
+      expect.objectContaining({ place_id: 10_003 }),
+      expect.objectContaining({ place_id: 10_002 }),
+    ]);
+  });
+
+  it('ignores a same-name game of another genre and a merely similar name', async () => {
+    expect(await clonesOf(7)).toEqual([]);
+    expect(await clonesOf(5)).toEqual([]);
+    expect(await clonesOf(6)).toEqual([]);
+  });
+
+  it('finds a long description copied under another name, but not a shared short template', async () => {
+    expect(await clonesOf(8)).toEqual([
+      { place_id: 10_009, name: 'Animal Haven', creator: 'Creator 9', similarity: 1 },
+    ]);
+    expect(await clonesOf(10)).toEqual([]);
+  });
+});
+
 describe('game detail after a real backfill', () => {
   let t: TestApp;
   beforeAll(async () => {

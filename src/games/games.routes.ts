@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { effectivePlan } from '../http/auth.js';
 import { errorResponses } from '../http/schemas.js';
+import { CLONE_THRESHOLD, MAX_CLONES, MIN_DESCRIPTION_WORDS } from './clones.js';
 import { PlaceParams, SearchQuery, type SearchQueryT, SearchResponse } from './games.schemas.js';
 import { FUZZY_THRESHOLD, type GamesService } from './games.service.js';
 
@@ -22,8 +23,15 @@ const DETAIL_DESCRIPTION = [
   '`ccu_history`: hourly mean CCU over the current hour and the 23 before it, oldest first. ' +
     '`ml_prediction.trend_score` is the 24 h trend score of GET /api/trending?period=24h. ' +
     '`ml_prediction.growth_probability` is null on the Explorer plan; on other plans it is the ' +
-    "forecast probability that CCU in 7 days exceeds today's mean, null while the game has no forecast. " +
-    '`clones` lists near-duplicate games of the same genre.',
+    "forecast probability that CCU in 7 days exceeds today's mean, null while the game has no forecast.",
+  '`clones`: other games of the same genre whose name or description is a near-duplicate, similarity ≥ ' +
+    `${CLONE_THRESHOLD}, most similar first, then by CCU; at most ${MAX_CLONES}. Names are normalised the way copycats ` +
+    'vary them: case, accents, emoji and punctuation ignored, bracketed or parenthesised tags dropped, ' +
+    'new/free/update/beta/official markers and trailing x, version numbers ("2", "v3") or roman numerals ' +
+    'peeled off the ends, so "Adopt Me! [UPDATE]", "adopt me 2" and "NEW Adopt Me X" all read "adopt me". ' +
+    'Similarity is the Jaccard index of the character trigrams (as pg_trgm makes them) of the normalised ' +
+    'names, or of the descriptions with each game’s own name taken out. Descriptions count only when at least ' +
+    `${MIN_DESCRIPTION_WORDS} words remain on both sides: short ones are mostly templates that many unrelated games share.`,
 ].join('\n\n');
 
 export function registerGameRoutes(app: FastifyInstance, games: GamesService): void {

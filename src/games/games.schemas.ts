@@ -98,7 +98,8 @@ const CloneMatch = Type.Object(
     similarity: Type.Number({
       minimum: 0,
       maximum: 1,
-      description: 'Similarity of normalised names or descriptions (listed from 0.8)',
+      description:
+        'Jaccard index of the character trigrams of the normalised names, or of the descriptions without the games’ own names (listed from 0.8), four decimals',
     }),
   },
   { additionalProperties: false },
@@ -141,7 +142,7 @@ export const GameDetail = Type.Object(
     ml_prediction: MlPrediction,
     clones: Type.Array(CloneMatch, {
       description:
-        'Games of the same genre whose normalised name or description is a near-duplicate (similarity ≥ 0.8)',
+        'Other games of the same genre whose normalised name or description is a near-duplicate (similarity ≥ 0.8), most similar first, then busiest; at most 10',
     }),
   },
   { $id: 'GameDetail', title: 'GameDetail', additionalProperties: false },

@@ -8,6 +8,8 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { normaliseSearch, periodWindow, trendScore } from '../market/index.js';
+import { findClones } from './clones.service.js';
+import * as forecastRepo from './forecast.repo.js';
 import * as repo from './games.repo.js';
 import type { GameDetailT, MlPredictionT, SearchResultT } from './games.schemas.js';
 
@@ -90,12 +92,17 @@ export class GamesService {
       repo.trendMeans(this.deps.db, game.universe_id, window),
     ]);
     const trend = means.recent === null ? null : trendScore(means.recent, means.previous);
+    const clones = await findClones(this.deps.db, {
+      universeId: game.universe_id,
+      genre: game.genre,
+      name: game.name,
+      description: game.description,
+    });
     return {
       ...this.facts(game),
       ccu_history: history.map((h) => ({ ts: h.hour.toISOString(), ccu: Math.round(h.ccu_avg) })),
       ml_prediction: this.prediction(plan, trend, await this.growthProbability(game.universe_id)),
-      // Clone detection is a later issue; the field is declared so the response shape is final.
-      clones: [],
+      clones,
     };
   }
 
@@ -129,11 +136,8 @@ export class GamesService {
     return { trend_score: trend, growth_probability: visibleGrowthProbability(shape, probability) };
   }
 
-  /**
-   * The forecaster's P(CCU in 7 days > today's mean). It arrives in a later issue; until then no
-   * game has a forecast. The plan rule above already applies to whatever it will return.
-   */
-  private async growthProbability(_universeId: number): Promise<number | null> {
-    return null;
+  /** The stored forecast's P(CCU in 7 days > today's mean); null while the game has no forecast. */
+  private async growthProbability(universeId: number): Promise<number | null> {
+    return forecastRepo.growthProbability(this.deps.db, universeId);
   }
 }

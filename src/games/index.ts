@@ -1,5 +1,5 @@
 /**
- * Games: one game's detail, search, and (later) forecast, benchmark, revenue and clones. Reads the
+ * Games: one game's detail (with its clones), search, forecast, benchmark and revenue simulator. Reads the
  * catalogue and CCU tiers the market domain collects (through market/index.ts for its rules); owns
  * no collection and writes no table.
  */
@@ -7,10 +7,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Entitlements } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
+import { benchmarkSchemas, registerBenchmarkRoutes } from './benchmark.routes.js';
+import { BenchmarkService } from './benchmark.service.js';
+import { registerForecastRoutes } from './forecast.routes.js';
+import { ForecastService } from './forecast.service.js';
 import { registerGameRoutes } from './games.routes.js';
 import { gameSchemas } from './games.schemas.js';
 import { GamesService } from './games.service.js';
+import { registerRevenueRoutes, revenueSchemas } from './revenue.routes.js';
+import { RevenueService } from './revenue.service.js';
 
+export { ForecastService } from './forecast.service.js';
 export { GamesService, visibleGrowthProbability } from './games.service.js';
 
 export interface GamesDeps {
@@ -20,6 +27,9 @@ export interface GamesDeps {
 }
 
 export function registerGames(app: FastifyInstance, deps: GamesDeps): void {
-  for (const schema of gameSchemas) app.addSchema(schema);
+  for (const schema of [...gameSchemas, ...benchmarkSchemas, ...revenueSchemas]) app.addSchema(schema);
   registerGameRoutes(app, new GamesService(deps));
+  registerBenchmarkRoutes(app, new BenchmarkService(deps));
+  registerRevenueRoutes(app, new RevenueService(deps));
+  registerForecastRoutes(app, new ForecastService(deps));
 }

@@ -2,7 +2,7 @@
  * The simulated catalogue: the fixed traits of every game (identity, genre, launch, popularity,
  * lifecycle, breakout, update rhythm, passes), each a hash of (seed, game index).
  */
-import { cloneName, creatorName, gameName } from './names.js';
+import { cloneName, creatorName, gameBaseName, withTag } from './names.js';
 import { hash, normal, pick, uniform, weightedIndex } from './random.js';
 import type { MarketShape } from './shape.js';
 
@@ -74,6 +74,16 @@ const PASS_NAMES = [
 ];
 const PASS_PRICES = [25, 49, 75, 99, 149, 199, 299, 399, 499, 799, 999, 1499];
 
+/** A name not yet used in the genre (after a bounded number of draws, a repeat is accepted). */
+function uniqueName(genre: string, seed: number, index: number, taken: Set<string>): string {
+  let name = gameBaseName(genre, seed, index);
+  for (let attempt = 1; taken.has(`${genre}|${name.toLowerCase()}`) && attempt < 40; attempt++) {
+    name = gameBaseName(genre, seed, index, attempt);
+  }
+  taken.add(`${genre}|${name.toLowerCase()}`);
+  return name;
+}
+
 /** Broken power law over the popularity rank (1 = most popular). */
 export function baseCcu(rank: number, shape: MarketShape): number {
   if (rank <= shape.tailBreakRank) return shape.topCcu * rank ** -shape.headAlpha;
@@ -91,6 +101,7 @@ export function buildCatalogue(seed: number, shape: MarketShape): GameSpec[] {
   });
   const creators = Math.max(50, Math.round(n * 0.3));
   const games: GameSpec[] = [];
+  const taken = new Set<string>();
   for (let i = 0; i < n; i++) {
     const g =
       GENRES[
@@ -123,7 +134,7 @@ export function buildCatalogue(seed: number, shape: MarketShape): GameSpec[] {
     }));
     const universeId = 3_000_000_000 + i * 1000 + (hash(seed, i, 16) % 1000);
     const placeId = 70_000_000_000 + i * 1000 + (hash(seed, i, 17) % 1000);
-    const name = gameName(g.key, seed, i);
+    const name = withTag(uniqueName(g.key, seed, i, taken), seed, i);
     games.push({
       index: i,
       universeId,

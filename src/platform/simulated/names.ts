@@ -26,6 +26,22 @@ const ADJ = [
   'Blocky',
   'Ancient',
   'Hyper',
+  'Giant',
+  'Mini',
+  'Mystic',
+  'Savage',
+  'Silent',
+  'Crimson',
+  'Emerald',
+  'Stormy',
+  'Lunar',
+  'Solar',
+  'Rapid',
+  'Brave',
+  'Funky',
+  'Retro',
+  'Mighty',
+  'Jolly',
 ];
 const NOUN = [
   'Pet',
@@ -63,6 +79,41 @@ const NOUN = [
   'Brainrot',
   'Garden',
   'Toilet',
+  'Unicorn',
+  'Penguin',
+  'Shark',
+  'Wizard',
+  'Knight',
+  'Samurai',
+  'Viking',
+  'Alien',
+  'Ghost',
+  'Vampire',
+  'Train',
+  'Plane',
+  'Boat',
+  'Tank',
+  'Mech',
+  'Crystal',
+  'Lava',
+  'Panda',
+  'Fox',
+  'Wolf',
+  'Frog',
+  'Duck',
+  'Burger',
+  'Sushi',
+  'Donut',
+  'Cookie',
+  'Noob',
+  'Spy',
+  'Chef',
+  'Miner',
+  'Gem',
+  'Dinosaur',
+  'Treasure',
+  'Volcano',
+  'Meteor',
 ];
 const PLACE = [
   'Berry Avenue',
@@ -77,24 +128,84 @@ const PLACE = [
   'Willow Creek',
 ];
 
+/** Per genre; most have two slots ({A} {N}) so a genre of a thousand games rarely repeats a name. */
 const TEMPLATES: Record<string, readonly string[]> = {
-  action: ['{N} Battlegrounds', '{A} {N} Fighters', '{N} Legends', 'Blade of {N}s'],
-  adventure: ['{A} {N} Quest', 'Escape the {N}', '{N} Expedition', 'Lost {N} Island'],
-  education: ['Learn with {N}s', '{N} Math Academy', 'Science {N} Lab'],
-  entertainment: ['{N} Concert Hall', '{A} Showcase', '{N} Movie Night'],
-  obby_platformer: ['{A} Tower Obby', 'Escape {N} Obby', '{N} Parkour', 'Easy {N} Obby'],
-  party_casual: ['{N} Party', 'Guess the {N}', '{A} Minigames', 'Draw the {N}'],
-  puzzle: ['{N} Escape Room', '{A} Merge', '{N} Word Hunt'],
-  rpg: ['{N} Fruits', '{A} {N} Saga', '{N} Online', 'Realm of {N}s'],
-  roleplay_avatar_sim: ['{P} RP', '{A} Life', '{P}', 'Adopt a {N}', '{N} Dress Up'],
-  shooter: ['{N} Strike', '{A} Arsenal', '{N} Warfare', 'Battle {N}s'],
-  shopping: ['{A} Avatar Shop', '{N} Catalog Mall'],
-  simulation: ['{N} Simulator', '{A} {N} Simulator', '{N} Tycoon', 'Idle {N} Factory', '{N} Incremental'],
-  social: ['{A} Hangout', '{N} Chill Zone', 'Meet {N}s'],
-  sports_racing: ['{A} Racing', '{N} Soccer League', 'Drive {N}s', '{N} Basketball'],
-  strategy: ['{N} Tower Defense', '{A} {N} Defense', '{N} Chess Club'],
-  survival: ['Survive the {N}', '{A} Night', '{N} Apocalypse', '99 Nights with {N}s'],
-  utility_other: ['{N} Testing Place', '{A} Utility Hub'],
+  action: [
+    '{N} Battlegrounds',
+    '{A} {N} Fighters',
+    '{N} Legends',
+    'Blade of {N}s',
+    '{A} {N} Brawl',
+    '{A} {N} Clash',
+  ],
+  adventure: [
+    '{A} {N} Quest',
+    'Escape the {N}',
+    '{N} Expedition',
+    'Lost {N} Island',
+    '{A} {N} Journey',
+    '{A} {N} Odyssey',
+  ],
+  education: ['Learn with {N}s', '{N} Math Academy', 'Science {N} Lab', '{A} {N} School', '{A} {N} Quiz'],
+  entertainment: ['{N} Concert Hall', '{A} Showcase', '{N} Movie Night', '{A} {N} Show', '{A} {N} Stage'],
+  obby_platformer: [
+    '{A} Tower Obby',
+    'Escape {N} Obby',
+    '{N} Parkour',
+    'Easy {N} Obby',
+    '{A} {N} Obby',
+    '{A} {N} Parkour',
+  ],
+  party_casual: [
+    '{N} Party',
+    'Guess the {N}',
+    '{A} Minigames',
+    'Draw the {N}',
+    '{A} {N} Party',
+    '{A} {N} Games',
+  ],
+  puzzle: ['{N} Escape Room', '{A} Merge', '{N} Word Hunt', '{A} {N} Puzzle', '{A} {N} Merge'],
+  rpg: ['{N} Fruits', '{A} {N} Saga', '{N} Online', 'Realm of {N}s', '{A} {N} Legends', '{A} {N} Kingdom'],
+  roleplay_avatar_sim: [
+    '{P} RP',
+    '{A} Life',
+    '{P}',
+    'Adopt a {N}',
+    '{N} Dress Up',
+    '{A} {N} Life',
+    '{A} {N} Town RP',
+    '{A} {P}',
+  ],
+  shooter: ['{N} Strike', '{A} Arsenal', '{N} Warfare', 'Battle {N}s', '{A} {N} Strike', '{A} {N} Ops'],
+  shopping: ['{A} Avatar Shop', '{N} Catalog Mall', '{A} {N} Store', '{A} {N} Outfits'],
+  simulation: [
+    '{N} Simulator',
+    '{A} {N} Simulator',
+    '{N} Tycoon',
+    'Idle {N} Factory',
+    '{N} Incremental',
+    '{A} {N} Tycoon',
+    '{A} {N} Incremental',
+  ],
+  social: ['{A} Hangout', '{N} Chill Zone', 'Meet {N}s', '{A} {N} Cafe', '{A} {N} Lounge'],
+  sports_racing: [
+    '{A} Racing',
+    '{N} Soccer League',
+    'Drive {N}s',
+    '{N} Basketball',
+    '{A} {N} Racing',
+    '{A} {N} Cup',
+  ],
+  strategy: ['{N} Tower Defense', '{A} {N} Defense', '{N} Chess Club', '{A} {N} Tactics', '{A} {N} Wars'],
+  survival: [
+    'Survive the {N}',
+    '{A} Night',
+    '{N} Apocalypse',
+    '99 Nights with {N}s',
+    '{A} {N} Survival',
+    '{A} {N} Island',
+  ],
+  utility_other: ['{N} Testing Place', '{A} Utility Hub', '{A} {N} Sandbox', '{A} {N} Place'],
 };
 
 const CREATOR_A = [
@@ -122,14 +233,21 @@ const CREATOR_B = [
   'Builders',
 ];
 
-export function gameName(genre: string, seed: number, index: number): string {
+/**
+ * A genre-typical name; `attempt` draws another one (the catalogue asks again while the name is
+ * taken in the genre, so only planted copycats share names).
+ */
+export function gameBaseName(genre: string, seed: number, index: number, attempt = 0): string {
   const templates = TEMPLATES[genre] ?? TEMPLATES.utility_other!;
-  const t = pick(templates, uniform(seed, index, 101));
-  const name = t
-    .replace('{A}', pick(ADJ, uniform(seed, index, 102)))
-    .replace('{N}', pick(NOUN, uniform(seed, index, 103)))
-    .replace('{P}', pick(PLACE, uniform(seed, index, 104)));
-  // Popular names get numbered sequels and tags, as real ones do.
+  const salt = attempt * 10;
+  return pick(templates, uniform(seed, index, 101 + salt))
+    .replace('{A}', pick(ADJ, uniform(seed, index, 102 + salt)))
+    .replace('{N}', pick(NOUN, uniform(seed, index, 103 + salt)))
+    .replace('{P}', pick(PLACE, uniform(seed, index, 104 + salt)));
+}
+
+/** Popular names get numbered sequels and tags, as real ones do. */
+export function withTag(name: string, seed: number, index: number): string {
   const tag = uniform(seed, index, 105);
   if (tag < 0.04) return `${name} 2`;
   if (tag < 0.07) return `[UPDATE] ${name}`;

@@ -1,0 +1,36 @@
+/**
+ * Clone detection for game detail (DECISIONS §5): same-genre games whose normalised names or
+ * descriptions are near-duplicates. Candidates come from clones.repo.ts, the rules from clones.ts.
+ */
+import type { Db } from '../db/index.js';
+import { type CloneCandidate, type CloneMatch, cloneKey, descriptionText, rankClones } from './clones.js';
+import * as repo from './clones.repo.js';
+
+export interface CloneSubject {
+  universeId: number;
+  genre: string;
+  name: string;
+  description: string;
+}
+
+const toCandidate = (r: repo.CandidateRow): CloneCandidate => ({
+  universeId: r.universe_id,
+  placeId: r.place_id,
+  name: r.name,
+  creator: r.creator_name,
+  description: r.description,
+  ccu: r.ccu ?? 0,
+});
+
+/** The game's clones, most similar first (at most 10); never the game itself. */
+export async function findClones(db: Db, game: CloneSubject): Promise<CloneMatch[]> {
+  const key = cloneKey(game.name);
+  const scope = { genre: game.genre, universeId: game.universeId };
+  const byName = key === '' ? [] : await repo.nameCandidates(db, { ...scope, key });
+  // Short descriptions are never compared (clones.ts, MIN_DESCRIPTION_WORDS): skip the genre scan.
+  const byDescription =
+    descriptionText(game.description, game.name) === ''
+      ? []
+      : await repo.descriptionCandidates(db, { ...scope, description: game.description });
+  return rankClones(game, [...byName, ...byDescription].map(toCandidate));
+}
