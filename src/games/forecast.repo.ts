@@ -118,9 +118,13 @@ export async function recordRun(
   ]);
 }
 
-export async function lastRunAt(db: Queryable): Promise<Date | null> {
-  const res = await db.query<{ at: Date | null }>('SELECT max(ran_at) AS at FROM forecast_runs');
-  return res.rows[0]?.at ?? null;
+/** The latest run of the forecaster: when, and how many games it forecast. */
+export async function lastRun(db: Queryable): Promise<{ ranAt: Date; games: number } | null> {
+  const res = await db.query<{ ran_at: Date; games: number }>(
+    'SELECT ran_at, games FROM forecast_runs ORDER BY ran_at DESC, id DESC LIMIT 1',
+  );
+  const row = res.rows[0];
+  return row ? { ranAt: row.ran_at, games: row.games } : null;
 }
 
 export async function findGameByPlace(

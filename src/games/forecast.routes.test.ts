@@ -118,6 +118,11 @@ describe('the forecast job', () => {
   it('runs after a backfill and daily at 04:00 UTC, storing every game with 14 days of history', async () => {
     const service = new ForecastService({ db: t.testDb.db, clock, entitlements: t.config.entitlements });
     expect(await service.due(NOW)).toBe(true);
+    // A run before any game has 14 days (a fresh install mid-backfill) leaves the job due.
+    await t.testDb.db.query('INSERT INTO forecast_runs (ran_at, games, skipped, ms) VALUES ($1, 0, 0, 1)', [
+      new Date(NOW.getTime() - 60_000),
+    ]);
+    expect(await service.due(NOW)).toBe(true);
     const run = await service.refreshAll(NOW);
     const collected = await t.testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM games');
     expect(run.games + run.skipped).toBe(collected.rows[0]!.n);
@@ -145,5 +150,13 @@ describe('the forecast job', () => {
     expect(await detail('Explorer')).toBeNull();
     expect(await service.due(new Date('2026-11-23T03:59:00Z'))).toBe(false);
     expect(await service.due(new Date('2026-11-23T04:00:00Z'))).toBe(true);
+    // A backfill completed after the last run makes it due at once.
+    const later = new Date(NOW.getTime() + 3_600_000);
+    expect(await service.due(later)).toBe(false);
+    await t.testDb.db.query(
+      'INSERT INTO market_backfills (days, until, started_at, completed_at) VALUES (35, $1, $1, $1)',
+      [later],
+    );
+    expect(await service.due(later)).toBe(true);
   });
 });

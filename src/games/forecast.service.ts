@@ -134,14 +134,17 @@ export class ForecastService {
     }
   }
 
-  /** Due at 04:00 UTC each day, and after a backfill completed since the last run. */
+  /**
+   * Due at 04:00 UTC each day, after a backfill completed since the last run, and while the last run
+   * found no game to forecast (a fresh install whose history is still being written).
+   */
   async due(now: Date): Promise<boolean> {
-    const last = await repo.lastRunAt(this.deps.db);
-    if (!last) return true;
+    const last = await repo.lastRun(this.deps.db);
+    if (!last || last.games === 0) return true;
     const todayRun = dayMs(dayKey(now.getTime())) + DAILY_RUN_HOUR * 3_600_000;
-    if (now.getTime() >= todayRun && last.getTime() < todayRun) return true;
+    if (now.getTime() >= todayRun && last.ranAt.getTime() < todayRun) return true;
     const backfill = await lastBackfillAt(this.deps.db);
-    return backfill !== null && backfill > last;
+    return backfill !== null && backfill > last.ranAt;
   }
 
   /** Recomputes every game's forecast; games under MIN_HISTORY_DAYS are skipped. */
