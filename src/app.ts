@@ -25,6 +25,8 @@ import {
 } from './http/index.js';
 import type { Kv } from './kv/index.js';
 import { registerMarket } from './market/index.js';
+import type { PlatformSource } from './platform/index.js';
+import { registerTracking } from './tracking/index.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -38,6 +40,8 @@ export interface AppDeps {
   migrations?: Migration[];
   /** Log destination (stdout when omitted); tests capture it. */
   logStream?: DestinationStream;
+  /** The market data source (tracking fetches games the catalogue lacks). */
+  platform?: PlatformSource;
 }
 
 /** Default request body limit; endpoints that take more (Dev Lens uploads) raise their own. */
@@ -105,5 +109,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const domain = { db: deps.db, clock: deps.clock, entitlements: deps.config.entitlements };
   registerMarket(app, domain);
   registerGames(app, domain);
+  registerTracking(app, {
+    ...domain,
+    ...(deps.platform ? { platform: deps.platform } : {}),
+    webhookAllowPrivate: deps.config.webhookAllowPrivate,
+  });
   return app;
 }

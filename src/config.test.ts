@@ -34,6 +34,9 @@ describe('loadConfig', () => {
       entitlements: DEFAULT_ENTITLEMENTS,
       collectIntervalSec: 300,
       simulationSeed: 1,
+      alertIntervalSec: 900,
+      smtpUrl: undefined,
+      webhookAllowPrivate: false,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -35,6 +35,12 @@ export interface Config {
   readonly collectIntervalSec: number;
   /** Seed of the simulated market: the same seed gives the same market, moment by moment. */
   readonly simulationSeed: number;
+  /** How often the alert engine evaluates every rule (it also runs after each collection). */
+  readonly alertIntervalSec: number;
+  /** SMTP server for alert e-mail; unset: mail goes to the outbox table (`svc outbox`). */
+  readonly smtpUrl: string | undefined;
+  /** Let webhooks target loopback and private addresses (tests, on-premises receivers). */
+  readonly webhookAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -63,6 +69,19 @@ export const CONFIG_VARIABLES = [
   ['LOG_LEVEL', 'info', LOG_LEVELS.join(' | ')],
   ['SHUTDOWN_TIMEOUT_MS', '10000', 'grace period for in-flight requests on SIGTERM/SIGINT'],
   ['TRUST_PROXY', 'false', 'true behind a reverse proxy: client IPs come from X-Forwarded-For'],
+  ['COLLECT_INTERVAL_SEC', '300', 'how often the collector reads the platform (CCU sampling interval)'],
+  ['SIMULATION_SEED', '1', 'seed of the simulated market (same seed, same market)'],
+  [
+    'ALERT_INTERVAL_SEC',
+    '900',
+    'how often the alert engine evaluates every rule (also after each collection)',
+  ],
+  [
+    'SMTP_URL',
+    '(unset: outbox table)',
+    'smtp:// or smtps:// server for alert e-mail; unset: `svc outbox` reads them',
+  ],
+  ['WEBHOOK_ALLOW_PRIVATE', 'false', 'true lets webhooks target loopback and private addresses'],
   [
     'ENTITLEMENTS',
     '(built-in plan table)',
@@ -164,6 +183,9 @@ export function loadConfig(env: Env): Config {
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     collectIntervalSec: integer(env, 'COLLECT_INTERVAL_SEC', 300, 10, 86_400),
     simulationSeed: integer(env, 'SIMULATION_SEED', 1, 0, 2_147_483_647),
+    alertIntervalSec: integer(env, 'ALERT_INTERVAL_SEC', 900, 10, 86_400),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
     entitlements: entitlements(env),
   });
 }

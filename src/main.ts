@@ -83,12 +83,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const db = await openDatabase(config, bootLog);
   const kv = await connectKv(config);
   const jwtSecret = resolveJwtSecret(config);
+  const platform = options.platform ?? createPlatformSource(config);
   const app = await buildApp({
     config,
     db,
     clock,
     kv,
     jwtSecret,
+    platform,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   // Embedded mode (no DATABASE_URL) is a try-it-out install: one demo account per plan.
@@ -96,7 +98,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const demo = config.databaseUrl ? undefined : await ensureDemoAccounts(accounts, config.dataDir);
   await options.configure?.(app);
   const scheduler = new Scheduler({ db, clock, log: app.log });
-  const platform = options.platform ?? createPlatformSource(config);
   const jobs =
     options.jobs ??
     (config.databaseUrl ? [] : backgroundJobs(config, { db, clock, accounts, platform, log: app.log }));

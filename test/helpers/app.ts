@@ -6,6 +6,7 @@ import { type Clock, systemClock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Engine } from '../../src/db/index.js';
 import { type Kv, memoryKv } from '../../src/kv/index.js';
+import type { PlatformSource } from '../../src/platform/index.js';
 import { migratedDb, type TestDb } from './db.js';
 
 export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789';
@@ -41,6 +42,8 @@ export interface TestAppOptions {
   clock?: Clock;
   /** The shared store (memory unless given; tests of multi-process behaviour pass a Redis one). */
   kv?: Kv;
+  /** The market data source tracking reads games from (none unless given). */
+  platform?: PlatformSource;
   /** Register extra routes before the app is ready. */
   configure?: (app: FastifyInstance) => void | Promise<void>;
 }
@@ -64,6 +67,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     kv,
     jwtSecret: TEST_JWT_SECRET,
     logStream: logs,
+    ...(options.platform ? { platform: options.platform } : {}),
   });
   await options.configure?.(app);
   await app.ready();
