@@ -38,7 +38,7 @@ describe('forecastSeries', () => {
     const r = noise(7);
     const history = series(Array.from({ length: 70 }, (_, i) => 1000 * WEEK[i % 7]! * (1 + 0.02 * r())));
     const result = forecastSeries(history, { horizon: 14, level: 0.8 });
-    expect(result.modelVersion).toBe('ets-auto-log+median7+weekly@1');
+    expect(result.modelVersion).toBe('ets-auto-log+median7+weekly@2');
     const truth = result.points.map((p) => 1000 * WEEK[weekday(Date.parse(p.date) / DAY)]!);
     expect(
       correlation(

@@ -9,7 +9,8 @@ import { normalCdf, normalQuantile } from './normal.js';
 import { dateOf, toLogSeries, usablePoints } from './series.js';
 
 export const MIN_HISTORY_DAYS = 14;
-export const ENGINE_VERSION = 1;
+// 2: the ETS path fades into the median level where it runs above it (model.ts, bumpFadeDays).
+export const ENGINE_VERSION = 2;
 // ln(1e12): caps the log scale so that no interval end overflows to Infinity.
 const MAX_LOG = Math.log(1e12);
 
@@ -28,7 +29,7 @@ export interface ForecastPoint {
 }
 
 export interface ForecastResult {
-  /** Model and engine version, e.g. 'ets-auto-log@1'. */
+  /** Model and engine version, e.g. 'ets-auto-log+median7@2'. */
   modelVersion: string;
   /** Horizon points, the day after the last history date first; lower ≥ 0, all finite. */
   points: ForecastPoint[];
