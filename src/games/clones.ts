@@ -3,6 +3,7 @@
  * the matches are ranked. Pure, so every rule is tested without a database; clones.repo.ts finds
  * the candidates, clones.service.ts puts the two together.
  */
+import { normaliseSearch } from '../market/index.js';
 
 /** Similarity from which two games of a genre count as clones (DECISIONS §5). */
 export const CLONE_THRESHOLD = 0.8;
@@ -34,15 +35,8 @@ const TRAILING_MARKERS = new Set([
 const VERSION = /^v?\d+$/;
 const BRACKETED = /[[({【「][^\])}】」]*[\])}】」]/gu;
 
-/** Lower case, accents stripped (é → e), every run of non letters/digits (emoji, punctuation) one space. */
-export function normaliseText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
+/** Lower case, accents stripped (é → e), every run of non letters/digits one space: search's rule. */
+export const normaliseText = normaliseSearch;
 
 /**
  * A name as copycats vary it, reduced to what they keep: bracketed or parenthesised tags dropped,
