@@ -26,6 +26,7 @@ import {
   parseCollectArgs,
 } from './market/market.cli.js';
 import { createPlatformSource } from './platform/index.js';
+import { OUTBOX_USAGE, outboxCommand } from './tracking/delivery/index.js';
 import { VERSION } from './version.js';
 
 export class UsageError extends Error {}
@@ -147,6 +148,12 @@ const COMMANDS: Record<string, Command> = {
     usage: FORECAST_USAGE,
     run: (args, _config, out, io) =>
       forecastCommand(args, { out, err: io.err, stdin: io.stdin ?? process.stdin }),
+  },
+  outbox: {
+    summary: 'print the alert e-mails in the outbox, newest first (embedded installs without SMTP)',
+    usage: OUTBOX_USAGE,
+    run: (args, config, out, io) =>
+      outboxCommand(args, { out, err: io.err, open: () => openDatabase(config, createLogger(config)) }),
   },
   migrate: {
     summary: 'apply pending database migrations (--status: list them, change nothing)',

@@ -15,6 +15,7 @@ import { allJobs, type Job, Scheduler } from './jobs/index.js';
 import { connectKv, type Kv } from './kv/index.js';
 import { collectorDeps } from './market/index.js';
 import { createPlatformSource, type PlatformSource } from './platform/index.js';
+import { createDelivery, evaluateAlerts } from './tracking/index.js';
 
 export interface StartOptions {
   clock?: Clock;
@@ -140,11 +141,26 @@ function backgroundJobs(
   config: Config,
   deps: { db: Db; clock: Clock; accounts: AccountsService; platform: PlatformSource; log: FastifyBaseLogger },
 ): Job[] {
+  const { db, clock, log } = deps;
+  const entitlements = config.entitlements;
+  const delivery = createDelivery({
+    db,
+    clock,
+    entitlements,
+    webhookAllowPrivate: config.webhookAllowPrivate,
+    log,
+    ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
+  });
+  const alerts = (now: Date) => evaluateAlerts({ db, clock, sink: delivery, entitlements, log }, now);
   return allJobs({
     accounts: deps.accounts,
-    market: collectorDeps(deps.db, deps.platform, deps.log),
+    // Alerts are evaluated on the data each collection brings, as soon as its views are stored.
+    market: collectorDeps(db, deps.platform, log, (now) => alerts(now).then(() => {})),
     collectIntervalSec: config.collectIntervalSec,
-    forecasts: new ForecastService({ db: deps.db, clock: deps.clock, entitlements: config.entitlements }),
+    forecasts: new ForecastService({ db, clock, entitlements }),
+    evaluateAlerts: alerts,
+    alertIntervalSec: config.alertIntervalSec,
+    delivery,
   });
 }
 

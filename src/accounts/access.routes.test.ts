@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { bearer, createUser, login, signedIn } from '../../test/helpers/auth.js';
 import { testEngines } from '../../test/helpers/db.js';
-import { fixedClock, systemClock } from '../clock.js';
+import { fixedClock } from '../clock.js';
 import { redisKv } from '../kv/index.js';
 
 /** Stand-in routes with the access rules the market and tracking features declare. */
@@ -470,7 +470,7 @@ describe.runIf(process.env.REDIS_URL && process.env.DATABASE_URL)(
 
 describe('the daily refresh-token purge job', () => {
   it('deletes refresh tokens past their expiry and keeps live ones', async () => {
-    const { allJobs } = await import('../jobs/index.js');
+    const { purgeRefreshTokensJob } = await import('../jobs/index.js');
     const s = await signedIn(t);
     const count = async () =>
       (
@@ -480,17 +480,7 @@ describe('the daily refresh-token purge job', () => {
         )
       ).rows[0]!.n;
     expect(await count()).toBe(1);
-    const { testMarket } = await import('../../test/helpers/market.js');
-    const market = { db: t.testDb.db, platform: testMarket(), log: t.app.log };
-    const { ForecastService } = await import('../games/index.js');
-    const forecasts = new ForecastService({
-      db: t.testDb.db,
-      clock: systemClock,
-      entitlements: t.config.entitlements,
-    });
-    const job = allJobs({ accounts: t.accounts.accounts, market, collectIntervalSec: 300, forecasts }).find(
-      (j) => j.name === 'purge-expired-refresh-tokens',
-    )!;
+    const job = purgeRefreshTokensJob(t.accounts.accounts);
     expect(job.intervalMs).toBe(86_400_000);
     await job.run(new Date(Date.now() + 29 * 86_400_000), new AbortController().signal);
     expect(await count()).toBe(1);

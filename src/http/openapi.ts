@@ -45,6 +45,7 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
             'Market intelligence: trending, genre opportunities and timing, breakout radar, overview',
         },
         { name: 'games', description: 'Game detail and search' },
+        { name: 'tracking', description: 'Tracked games, alert rules and their firings' },
       ],
       components: {
         securitySchemes: {

@@ -1,6 +1,7 @@
 import type { AccountsService } from '../accounts/index.js';
 import type { ForecastService } from '../games/index.js';
 import { type CollectorDeps, scheduledCollection } from '../market/index.js';
+import type { Delivery } from '../tracking/index.js';
 import type { Job } from './scheduler.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -10,6 +11,10 @@ export interface JobDeps {
   market: CollectorDeps;
   collectIntervalSec: number;
   forecasts: ForecastService;
+  /** Evaluates every alert rule at `now` (the alert engine with its sink). */
+  evaluateAlerts: (now: Date) => Promise<unknown>;
+  alertIntervalSec: number;
+  delivery: Delivery;
 }
 
 /** Every background job the service runs; later capabilities add theirs here. */
@@ -32,11 +37,28 @@ export function allJobs(deps: JobDeps): Job[] {
       },
     },
     {
-      name: 'purge-expired-refresh-tokens',
-      intervalMs: DAY_MS,
-      async run(now) {
-        await deps.accounts.purgeExpiredRefreshTokens(now);
-      },
+      // Also runs right after each collection in embedded mode; this keeps a worker-only deployment
+      // (and a slow collector) evaluating on time.
+      name: 'evaluate-alerts',
+      intervalMs: deps.alertIntervalSec * 1000,
+      run: (now) => deps.evaluateAlerts(now).then(() => {}),
     },
+    {
+      name: 'deliver-alerts',
+      intervalMs: 60_000,
+      run: (now, signal) => deps.delivery.runPending(now, signal).then(() => {}),
+    },
+    purgeRefreshTokensJob(deps.accounts),
   ];
+}
+
+/** Deletes refresh tokens past their expiry, once a day. */
+export function purgeRefreshTokensJob(accounts: AccountsService): Job {
+  return {
+    name: 'purge-expired-refresh-tokens',
+    intervalMs: DAY_MS,
+    async run(now) {
+      await accounts.purgeExpiredRefreshTokens(now);
+    },
+  };
 }

@@ -3,6 +3,6 @@
  * each job is `run(now)` and only calls domain services: no business rules live here.
  */
 
-export { allJobs, type JobDeps } from './catalog.js';
+export { allJobs, type JobDeps, purgeRefreshTokensJob } from './catalog.js';
 export { jobStates } from './jobs.repo.js';
 export { type Job, Scheduler, type SchedulerDeps } from './scheduler.js';

@@ -3,7 +3,7 @@ import { migratedDb, type TestDb, testEngines } from '../../test/helpers/db.js';
 import { testMarket, withFailures } from '../../test/helpers/market.js';
 import { backfill } from './backfill.js';
 import { collectOnce } from './collector.js';
-import { scheduledCollection } from './index.js';
+import { collectorDeps, scheduledCollection, VIEW_NAMES } from './index.js';
 
 const log = { info() {}, warn() {} };
 const NOW = new Date('2026-11-22T15:37:00Z');
@@ -169,6 +169,21 @@ describe.each(testEngines())('backfill on %s', (engine) => {
       expect((await runs()).rows).toHaveLength(2);
       const samples = await t.db.query('SELECT 1 FROM ccu_samples WHERE ts = $1', [later]);
       expect(samples.rowCount).toBe((await market.discover(later)).length);
+    } finally {
+      await t.dispose();
+    }
+  });
+
+  it('runs the after-collection hook (alerts) once the views are stored', async () => {
+    const t = await migratedDb('pglite');
+    try {
+      const seen: [Date, number][] = [];
+      const deps = collectorDeps(t.db, testMarket(), log, async (now) => {
+        const views = await t.db.query('SELECT 1 FROM market_views WHERE computed_at = $1', [now]);
+        seen.push([now, views.rowCount]);
+      });
+      await collectOnce(deps, NOW);
+      expect(seen).toEqual([[NOW, VIEW_NAMES.length]]);
     } finally {
       await t.dispose();
     }

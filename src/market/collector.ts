@@ -34,7 +34,8 @@ export interface CollectStats {
 export const hourStart = (t: Date) => new Date(Math.floor(t.getTime() / HOUR_MS) * HOUR_MS);
 export const dayKey = (t: Date) => t.toISOString().slice(0, 10);
 
-function toUpsert(
+/** A platform reading as a catalogue row (the collector's and tracking's one mapping). */
+export function catalogueUpsert(
   g: PlatformGame,
   votes: { upVotes: number; downVotes: number } | undefined,
 ): repo.GameUpsert {
@@ -69,7 +70,7 @@ export async function collectOnce(deps: CollectorDeps, now: Date): Promise<Colle
   await db.transaction(async (tx) => {
     await repo.upsertGames(
       tx,
-      readings.map((g) => toUpsert(g, votes.items.get(g.universeId))),
+      readings.map((g) => catalogueUpsert(g, votes.items.get(g.universeId))),
       now,
     );
     await repo.insertSamples(

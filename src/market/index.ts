@@ -12,7 +12,7 @@ import { hasCompletedBackfill } from './market.repo.js';
 import { refreshViews } from './views.service.js';
 
 export { type BackfillStats, backfill } from './backfill.js';
-export { type CollectorDeps, type CollectStats, collectOnce } from './collector.js';
+export { type CollectorDeps, type CollectStats, catalogueUpsert, collectOnce } from './collector.js';
 export { normaliseSearch } from './search-text.js';
 
 export {
@@ -33,9 +33,25 @@ export {
 
 export const BACKFILL_DAYS = 35;
 
-/** The collector's dependencies with the market views refreshed after every collection. */
-export function collectorDeps(db: Db, platform: PlatformSource, log: CollectorDeps['log']): CollectorDeps {
-  return { db, platform, log, refreshViews: async (now) => void (await refreshViews(db, now)) };
+/**
+ * The collector's dependencies with the market views refreshed after every collection, then
+ * `after` (embedded mode evaluates alerts on the fresh data there).
+ */
+export function collectorDeps(
+  db: Db,
+  platform: PlatformSource,
+  log: CollectorDeps['log'],
+  after?: (now: Date) => Promise<void>,
+): CollectorDeps {
+  return {
+    db,
+    platform,
+    log,
+    refreshViews: async (now) => {
+      await refreshViews(db, now);
+      await after?.(now);
+    },
+  };
 }
 
 /**
@@ -54,7 +70,7 @@ export async function scheduledCollection(
   }
   await collectOnce(deps, now);
 }
-export { lastBackfillAt } from './market.repo.js';
+export { type GameUpsert, lastBackfillAt, upsertGames } from './market.repo.js';
 export { type MarketRouteDeps, registerMarket } from './market.routes.js';
 export { GameIdentity } from './market.schemas.js';
 export { fillBuckets, PERIODS, type Period, type PeriodWindow, periodWindow, trendScore } from './trend.js';

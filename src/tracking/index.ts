@@ -1,15 +1,26 @@
 /**
  * Tracking and alerts: a user's tracked games, alert rules, the alert engine that fires once per
  * crossing, and delivery beyond the in-app list (e-mail, webhooks). Reads market data through
- * market/index.ts and platform/index.ts; owns tracked_games, alerts and the delivery tables.
+ * market/index.ts and platform/index.ts; owns tracked_games, alerts, alert_firings and the delivery
+ * tables. It never collects market data: the engine only reads what the collector stored.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Entitlements } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import type { PlatformSource } from '../platform/index.js';
+import { registerAlertRoutes } from './alerts.routes.js';
+import { alertSchemas } from './alerts.schemas.js';
+import { AlertsService } from './alerts.service.js';
+import { registerWebhookRoutes } from './delivery/index.js';
+import { registerTrackingRoutes } from './tracking.routes.js';
+import { trackingSchemas } from './tracking.schemas.js';
+import { TrackingService } from './tracking.service.js';
 
+export { createDelivery, type Delivery } from './delivery/index.js';
+export { type AlertEngineDeps, type EvaluationStats, evaluateAlerts } from './engine.js';
 export { type Firing, type FiringSink, inAppOnly } from './firing.js';
+export { ALERT_TYPES, type AlertType } from './rules.js';
 
 export interface TrackingDeps {
   db: Db;
@@ -20,6 +31,9 @@ export interface TrackingDeps {
   webhookAllowPrivate: boolean;
 }
 
-export function registerTracking(_app: FastifyInstance, _deps: TrackingDeps): void {
-  // Routes land in tracking.routes.ts, alerts.routes.ts and delivery/webhooks.routes.ts.
+export function registerTracking(app: FastifyInstance, deps: TrackingDeps): void {
+  for (const schema of [...trackingSchemas, ...alertSchemas]) app.addSchema(schema);
+  registerTrackingRoutes(app, new TrackingService(deps));
+  registerAlertRoutes(app, new AlertsService(deps));
+  registerWebhookRoutes(app, deps);
 }

@@ -1,0 +1,108 @@
+/** Alert SQL: a user's rules (always scoped by owner, so another user's rule is never found) and firings. */
+import type { Queryable } from '../db/index.js';
+import type { AlertType } from './rules.js';
+
+export interface AlertRow {
+  id: number;
+  universe_id: number;
+  type: AlertType;
+  threshold: number;
+  message: string;
+  viewed: boolean;
+  created_at: Date;
+}
+
+const COLUMNS = 'id, universe_id, type, threshold, message, viewed, created_at';
+
+export async function catalogueGame(
+  db: Queryable,
+  universeId: number,
+): Promise<{ name: string; genre: string } | undefined> {
+  const res = await db.query<{ name: string; genre: string }>(
+    'SELECT name, genre FROM games WHERE universe_id = $1',
+    [universeId],
+  );
+  return res.rows[0];
+}
+
+export async function countAlerts(db: Queryable, userId: number): Promise<number> {
+  const res = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM alerts WHERE user_id = $1', [
+    userId,
+  ]);
+  return res.rows[0]!.n;
+}
+
+export interface NewAlert {
+  userId: number;
+  teamId: number;
+  universeId: number;
+  type: AlertType;
+  threshold: number;
+  message: string;
+  createdAt: Date;
+}
+
+export async function insertAlert(tx: Queryable, a: NewAlert): Promise<AlertRow> {
+  const res = await tx.query<AlertRow>(
+    `INSERT INTO alerts (user_id, team_id, universe_id, type, threshold, message, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+    [a.userId, a.teamId, a.universeId, a.type, a.threshold, a.message, a.createdAt],
+  );
+  return res.rows[0]!;
+}
+
+/** Newest first. */
+export async function listAlerts(db: Queryable, userId: number): Promise<AlertRow[]> {
+  const res = await db.query<AlertRow>(
+    `SELECT ${COLUMNS} FROM alerts WHERE user_id = $1 ORDER BY created_at DESC, id DESC`,
+    [userId],
+  );
+  return res.rows;
+}
+
+export async function ownAlert(db: Queryable, userId: number, id: number): Promise<AlertRow | undefined> {
+  const res = await db.query<AlertRow>(`SELECT ${COLUMNS} FROM alerts WHERE id = $1 AND user_id = $2`, [
+    id,
+    userId,
+  ]);
+  return res.rows[0];
+}
+
+export async function deleteAlert(db: Queryable, userId: number, id: number): Promise<boolean> {
+  return (await db.query('DELETE FROM alerts WHERE id = $1 AND user_id = $2', [id, userId])).rowCount === 1;
+}
+
+export async function setViewed(
+  db: Queryable,
+  userId: number,
+  id: number,
+  viewed: boolean,
+): Promise<AlertRow | undefined> {
+  const res = await db.query<AlertRow>(
+    `UPDATE alerts SET viewed = $3 WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
+    [id, userId, viewed],
+  );
+  return res.rows[0];
+}
+
+/** Marks every unviewed rule of the user viewed; returns how many changed. */
+export async function markAllViewed(db: Queryable, userId: number): Promise<number> {
+  return (await db.query('UPDATE alerts SET viewed = true WHERE user_id = $1 AND NOT viewed', [userId]))
+    .rowCount;
+}
+
+export interface FiringRow {
+  fired_at: Date;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/** A rule's firings, newest first. */
+export async function listFirings(db: Queryable, alertId: number, limit: number): Promise<FiringRow[]> {
+  const res = await db.query<FiringRow>(
+    `SELECT fired_at, message, details FROM alert_firings WHERE alert_id = $1
+      ORDER BY fired_at DESC, id DESC LIMIT $2`,
+    [alertId, limit],
+  );
+  return res.rows;
+}

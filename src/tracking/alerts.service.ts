@@ -1,0 +1,130 @@
+/**
+ * Alert rules: creation (threshold per type, the game must be in the catalogue, plan cap), the
+ * owner's list, viewed flags, deletion and the firing history. Every lookup is scoped by owner:
+ * another user's rule answers 404, exactly like one that does not exist.
+ */
+import type { Entitlements } from '../accounts/index.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/index.js';
+import { errors } from '../errors.js';
+import * as repo from './alerts.repo.js';
+import { watchingMessage } from './messages.js';
+import { type AlertType, resolveThreshold } from './rules.js';
+import { lockUser } from './tracking.repo.js';
+import type { Caller } from './tracking.service.js';
+
+export interface AlertsServiceDeps {
+  db: Db;
+  clock: Clock;
+  entitlements: Entitlements;
+}
+
+export interface CreateAlertInput {
+  game_id: number;
+  type: AlertType;
+  threshold?: number;
+}
+
+export interface CreatedAlert {
+  id: number;
+  game_id: number;
+  type: AlertType;
+  threshold: number;
+  created_at: string;
+}
+
+export interface ListedAlert {
+  id: number;
+  message: string;
+  type: AlertType;
+  viewed: boolean;
+  created_at: string;
+  game_id: number;
+  threshold: number;
+}
+
+export interface AlertEvent {
+  fired_at: string;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+const listed = (r: repo.AlertRow): ListedAlert => ({
+  id: r.id,
+  message: r.message,
+  type: r.type,
+  viewed: r.viewed,
+  created_at: r.created_at.toISOString(),
+  game_id: r.universe_id,
+  threshold: r.threshold,
+});
+
+const notFound = () => errors.notFound('No such alert.');
+
+export class AlertsService {
+  constructor(private readonly deps: AlertsServiceDeps) {}
+
+  async create(caller: Caller, input: CreateAlertInput): Promise<CreatedAlert> {
+    const threshold = resolveThreshold(input.type, input.threshold);
+    if (typeof threshold !== 'number') throw errors.validation('body.threshold', threshold.problem);
+    const limit = this.deps.entitlements.plans[caller.plan].alerts;
+    const row = await this.deps.db.transaction(async (tx) => {
+      const game = await repo.catalogueGame(tx, input.game_id);
+      if (!game) throw errors.notFound(`No game with universe id ${input.game_id} is in the catalogue.`);
+      await lockUser(tx, caller.userId);
+      if ((await repo.countAlerts(tx, caller.userId)) >= limit) {
+        throw errors.conflict(
+          'limit_reached',
+          `Your ${caller.plan} plan allows ${limit} alerts; delete one or upgrade to add more.`,
+        );
+      }
+      return repo.insertAlert(tx, {
+        userId: caller.userId,
+        teamId: caller.teamId,
+        universeId: input.game_id,
+        type: input.type,
+        threshold,
+        message: watchingMessage(input.type, threshold, game),
+        createdAt: this.deps.clock.now(),
+      });
+    });
+    return {
+      id: row.id,
+      game_id: row.universe_id,
+      type: row.type,
+      threshold: row.threshold,
+      created_at: row.created_at.toISOString(),
+    };
+  }
+
+  async list(caller: Caller): Promise<{ alerts: ListedAlert[] }> {
+    return { alerts: (await repo.listAlerts(this.deps.db, caller.userId)).map(listed) };
+  }
+
+  async remove(caller: Caller, id: number): Promise<{ status: 'deleted' }> {
+    if (!(await repo.deleteAlert(this.deps.db, caller.userId, id))) throw notFound();
+    return { status: 'deleted' };
+  }
+
+  async setViewed(caller: Caller, id: number, viewed: boolean): Promise<ListedAlert> {
+    const row = await repo.setViewed(this.deps.db, caller.userId, id, viewed);
+    if (!row) throw notFound();
+    return listed(row);
+  }
+
+  async markAllViewed(caller: Caller): Promise<{ status: 'viewed'; count: number }> {
+    return { status: 'viewed', count: await repo.markAllViewed(this.deps.db, caller.userId) };
+  }
+
+  async events(caller: Caller, id: number, limit: number): Promise<{ events: AlertEvent[] }> {
+    if (!(await repo.ownAlert(this.deps.db, caller.userId, id))) throw notFound();
+    const rows = await repo.listFirings(this.deps.db, id, limit);
+    return {
+      events: rows.map((r) => ({
+        fired_at: r.fired_at.toISOString(),
+        message: r.message,
+        details: r.details,
+      })),
+    };
+  }
+}

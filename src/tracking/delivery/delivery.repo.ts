@@ -1,0 +1,207 @@
+/** Delivery SQL: webhooks, deliveries (log and retry queue), outbox. The only file here with SQL. */
+import type { Queryable } from '../../db/index.js';
+
+export type Channel = 'email' | 'webhook';
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'gave_up';
+
+export interface WebhookRow {
+  id: number;
+  url: string;
+  created_at: Date;
+}
+
+export interface DeliveryLogRow {
+  id: number;
+  firing_id: number;
+  alert_id: number;
+  channel: Channel;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  last_error: string | null;
+  last_status: number | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+/** A delivery claimed for sending, with what sending needs (address, or URL and secret). */
+export interface ClaimedRow {
+  id: number;
+  firing_id: number;
+  channel: Channel;
+  webhook_id: number | null;
+  payload: Record<string, unknown>;
+  fired_at: Date;
+  attempts: number;
+  email: string;
+  url: string | null;
+  secret: string | null;
+}
+
+export interface OutboxRow {
+  id: number;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: Date;
+  sent_at: Date | null;
+}
+
+export async function insertWebhook(
+  db: Queryable,
+  w: { userId: number; url: string; secret: string; createdAt: Date },
+): Promise<WebhookRow> {
+  const res = await db.query<WebhookRow>(
+    `INSERT INTO webhooks (user_id, url, secret, created_at) VALUES ($1, $2, $3, $4)
+     RETURNING id, url, created_at`,
+    [w.userId, w.url, w.secret, w.createdAt],
+  );
+  return res.rows[0]!;
+}
+
+export async function countWebhooks(db: Queryable, userId: number): Promise<number> {
+  const res = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE user_id = $1', [
+    userId,
+  ]);
+  return res.rows[0]!.n;
+}
+
+export async function listWebhooks(db: Queryable, userId: number): Promise<WebhookRow[]> {
+  return (
+    await db.query<WebhookRow>('SELECT id, url, created_at FROM webhooks WHERE user_id = $1 ORDER BY id', [
+      userId,
+    ])
+  ).rows;
+}
+
+export async function webhookIdsOfUser(db: Queryable, userId: number): Promise<number[]> {
+  return (
+    await db.query<{ id: number }>('SELECT id FROM webhooks WHERE user_id = $1 ORDER BY id', [userId])
+  ).rows.map((r) => r.id);
+}
+
+/** Deletes the user's webhook (its deliveries go with it); false when it is not theirs. */
+export async function deleteWebhook(db: Queryable, userId: number, id: number): Promise<boolean> {
+  const res = await db.query('DELETE FROM webhooks WHERE id = $1 AND user_id = $2', [id, userId]);
+  return res.rowCount > 0;
+}
+
+export async function isWebhookOwner(db: Queryable, userId: number, id: number): Promise<boolean> {
+  const res = await db.query('SELECT 1 FROM webhooks WHERE id = $1 AND user_id = $2', [id, userId]);
+  return res.rowCount > 0;
+}
+
+export async function listWebhookDeliveries(
+  db: Queryable,
+  webhookId: number,
+  limit: number,
+): Promise<DeliveryLogRow[]> {
+  const res = await db.query<DeliveryLogRow>(
+    `SELECT id, firing_id, alert_id, channel, status, attempts, next_attempt_at, last_error, last_status,
+            created_at, delivered_at
+     FROM deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`,
+    [webhookId, limit],
+  );
+  return res.rows;
+}
+
+/** Queues one delivery; a second enqueue of the same firing and target is a no-op. */
+export async function insertDelivery(
+  db: Queryable,
+  d: {
+    firingId: number;
+    alertId: number;
+    userId: number;
+    channel: Channel;
+    webhookId: number | null;
+    payload: Record<string, unknown>;
+    firedAt: Date;
+    now: Date;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO deliveries (firing_id, alert_id, user_id, channel, webhook_id, payload, fired_at,
+                             next_attempt_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+     ON CONFLICT (firing_id, channel, COALESCE(webhook_id, 0)) DO NOTHING`,
+    [d.firingId, d.alertId, d.userId, d.channel, d.webhookId, JSON.stringify(d.payload), d.firedAt, d.now],
+  );
+}
+
+/**
+ * Claims up to `limit` due deliveries for this worker: each is leased by pushing next_attempt_at
+ * to `leaseUntil` and counting the attempt. SKIP LOCKED lets concurrent workers take disjoint rows
+ * instead of waiting; a committed claim is no longer due, so no other worker takes it again.
+ */
+export async function claimDueDeliveries(
+  db: Queryable,
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<ClaimedRow[]> {
+  const res = await db.query<ClaimedRow>(
+    `WITH claimed AS (
+       UPDATE deliveries d SET next_attempt_at = $2, attempts = d.attempts + 1
+       WHERE d.id IN (SELECT id FROM deliveries
+                      WHERE status = 'pending' AND next_attempt_at <= $1
+                      ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING d.id, d.firing_id, d.channel, d.webhook_id, d.payload, d.fired_at, d.attempts, d.user_id)
+     SELECT c.id, c.firing_id, c.channel, c.webhook_id, c.payload, c.fired_at, c.attempts,
+            u.email, w.url, w.secret
+     FROM claimed c JOIN users u ON u.id = c.user_id LEFT JOIN webhooks w ON w.id = c.webhook_id
+     ORDER BY c.id`,
+    [now, leaseUntil, limit],
+  );
+  return res.rows;
+}
+
+/** Records the outcome of an attempt on a delivery this worker holds. */
+export async function recordAttempt(
+  db: Queryable,
+  id: number,
+  r: {
+    status: DeliveryStatus;
+    nextAttemptAt: Date;
+    lastError: string | null;
+    lastStatus: number | null;
+    deliveredAt: Date | null;
+  },
+): Promise<void> {
+  await db.query(
+    `UPDATE deliveries SET status = $2, next_attempt_at = $3, last_error = $4, last_status = $5,
+                           delivered_at = $6
+     WHERE id = $1 AND status = 'pending'`,
+    [id, r.status, r.nextAttemptAt, r.lastError, r.lastStatus, r.deliveredAt],
+  );
+}
+
+/** Gives back claimed deliveries that were never attempted (the run was stopped). */
+export async function releaseClaims(db: Queryable, ids: number[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `UPDATE deliveries SET next_attempt_at = $2, attempts = attempts - 1
+     WHERE id = ANY($1::bigint[]) AND status = 'pending'`,
+    [ids, at],
+  );
+}
+
+export async function insertOutbox(
+  db: Queryable,
+  m: { deliveryId: number; to: string; subject: string; body: string; createdAt: Date; sentAt: Date | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO outbox (delivery_id, to_address, subject, body, created_at, sent_at)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [m.deliveryId, m.to, m.subject, m.body, m.createdAt, m.sentAt],
+  );
+}
+
+export async function listOutbox(db: Queryable, limit: number): Promise<OutboxRow[]> {
+  return (
+    await db.query<OutboxRow>(
+      `SELECT id, to_address, subject, body, created_at, sent_at FROM outbox
+       ORDER BY created_at DESC, id DESC LIMIT $1`,
+      [limit],
+    )
+  ).rows;
+}

@@ -1,0 +1,159 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { bearer, type LoggedIn, signedIn } from '../../../test/helpers/auth.js';
+import { enqueue, makeFiring, startReceiver } from '../../../test/helpers/delivery.js';
+import { fixedClock } from '../../clock.js';
+import { createDelivery, registerWebhookRoutes } from './index.js';
+
+const SECRET = 'whsec_0123456789abcdef';
+const clock = fixedClock('2025-06-01T18:05:00Z');
+
+/** Until registerTracking wires the webhook routes, the test registers them itself. */
+function withWebhookRoutes(getT: () => TestApp) {
+  return (app: FastifyInstance) => {
+    if (app.hasRoute({ method: 'POST', url: '/api/webhooks' })) return;
+    const t = getT; // the TestApp exists only once buildTestApp returns; handlers read it lazily
+    registerWebhookRoutes(app, {
+      get db() {
+        return t().testDb.db;
+      },
+      clock,
+      get entitlements() {
+        return t().config.entitlements;
+      },
+      get webhookAllowPrivate() {
+        return t().config.webhookAllowPrivate;
+      },
+    });
+  };
+}
+
+async function app(env: Record<string, string>): Promise<TestApp> {
+  let t: TestApp | undefined;
+  t = await buildTestApp({ env, clock, configure: withWebhookRoutes(() => t!) });
+  return t;
+}
+
+describe('webhook endpoints', () => {
+  let t: TestApp;
+  let studio: LoggedIn;
+  beforeAll(async () => {
+    t = await app({});
+    studio = await signedIn(t, { plan: 'Studio' });
+  });
+  afterAll(async () => t.close());
+
+  const post = (who: LoggedIn, payload: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: '/api/webhooks', headers: bearer(who), payload });
+
+  it('refuses loopback, private, link-local and non-http URLs with 422 naming body.url', async () => {
+    const cases: [string, string][] = [
+      ['http://127.0.0.1/hook', 'body.url targets a loopback address'],
+      ['http://10.0.0.5/hook', 'body.url targets a private network address'],
+      ['http://[::1]:8080/hook', 'body.url targets a loopback address'],
+      ['http://169.254.169.254/latest/meta-data', 'body.url targets a link-local address'],
+      ['ftp://files.example.com/x', 'body.url must use http or https (got ftp)'],
+      ['http://localhost:8080/hook', 'body.url has a host name that resolves to a loopback address'],
+    ];
+    for (const [url, detail] of cases) {
+      const res = await post(studio, { url, secret: SECRET });
+      expect([url, res.statusCode, res.json()]).toEqual([
+        url,
+        422,
+        { detail, code: 'validation_failed', field: 'body.url' },
+      ]);
+    }
+    expect((await t.app.inject({ url: '/api/webhooks', headers: bearer(studio) })).json()).toEqual([]);
+  });
+
+  it('is for Studio and up: Builder gets 403 plan_upgrade_required', async () => {
+    const builder = await signedIn(t, { plan: 'Builder' });
+    const res = await post(builder, { url: 'https://hooks.example.com/x', secret: SECRET });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      detail: 'Webhook delivery needs the Studio plan or higher.',
+      code: 'plan_upgrade_required',
+      required_plan: 'Studio',
+    });
+  });
+
+  it('checks the secret length (16 to 256 characters)', async () => {
+    const res = await post(studio, { url: 'https://hooks.example.com/x', secret: 'short' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'validation_failed', field: 'body.secret' });
+  });
+});
+
+describe('webhook endpoints with private targets allowed', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await app({ WEBHOOK_ALLOW_PRIVATE: 'true' });
+  });
+  afterAll(async () => t.close());
+
+  it('registers, lists without the secret, shows the delivery log, and deletes only your own', async () => {
+    const receiver = await startReceiver(() => 404);
+    try {
+      const owner = await signedIn(t, { plan: 'Studio' });
+      const other = await signedIn(t, { plan: 'Enterprise' });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks',
+        headers: bearer(owner),
+        payload: { url: receiver.url, secret: SECRET },
+      });
+      expect(created.statusCode).toBe(201);
+      const hook = created.json() as { id: number };
+      expect(created.json()).toEqual({
+        id: hook.id,
+        url: receiver.url,
+        created_at: '2025-06-01T18:05:00.000Z',
+      });
+      const listed = await t.app.inject({ url: '/api/webhooks', headers: bearer(owner) });
+      expect(listed.json()).toEqual([created.json()]);
+      expect(listed.body).not.toContain(SECRET);
+
+      const delivery = createDelivery({
+        db: t.testDb.db,
+        clock,
+        entitlements: t.config.entitlements,
+        webhookAllowPrivate: true,
+      });
+      const firing = makeFiring({ userId: owner.userId, teamId: 1 }, clock.now());
+      await enqueue(t.testDb.db, delivery, firing, 'Studio');
+      await delivery.runPending(clock.now());
+      const log = await t.app.inject({ url: `/api/webhooks/${hook.id}/deliveries`, headers: bearer(owner) });
+      expect(log.json()).toEqual([
+        {
+          id: expect.any(Number),
+          firing_id: firing.firingId,
+          alert_id: 7,
+          status: 'failed',
+          attempts: 1,
+          next_attempt_at: null,
+          last_status: 404,
+          last_error: 'receiver answered HTTP 404',
+          created_at: '2025-06-01T18:05:00.000Z',
+          delivered_at: null,
+        },
+      ]);
+      expect(t.logs.text).not.toContain(SECRET);
+
+      const url = `/api/webhooks/${hook.id}`;
+      for (const path of [url, `${url}/deliveries`]) {
+        const res = await t.app.inject({
+          method: path === url ? 'DELETE' : 'GET',
+          url: path,
+          headers: bearer(other),
+        });
+        expect(res.statusCode).toBe(404);
+      }
+      const deleted = await t.app.inject({ method: 'DELETE', url, headers: bearer(owner) });
+      expect(deleted.json()).toEqual({ status: 'deleted' });
+      expect((await t.app.inject({ url: '/api/webhooks', headers: bearer(owner) })).json()).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});

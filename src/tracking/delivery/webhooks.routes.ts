@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { UserPrincipal } from '../../http/auth.js';
+import { errorResponses } from '../../http/schemas.js';
+import {
+  CreateWebhookBody,
+  type CreateWebhookBodyT,
+  DeletedStatus,
+  DeliveriesQuery,
+  WebhookIdParams,
+  webhookSchemas,
+} from './webhooks.schemas.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  type WebhooksDeps,
+} from './webhooks.service.js';
+
+const PAYLOAD_NOTE =
+  'Each firing is POSTed as JSON `{event: "alert.fired", alert_id, firing_id, type, universe_id, message, fired_at, details}` with `X-Svc-Timestamp` (unix seconds) and `X-Svc-Signature: sha256=<hex HMAC-SHA256(secret, timestamp + "." + raw body)>`; 10 s timeout; a 2xx delivers, 408/429/5xx/timeouts retry (1 min doubling to 1 h, for 24 h after the firing), other 4xx fail at once.';
+
+/** The webhook endpoints; the caller's principal decides whose webhooks they see. */
+export function registerWebhookRoutes(app: FastifyInstance, deps: WebhooksDeps): void {
+  for (const schema of webhookSchemas) app.addSchema(schema);
+  const tags = ['webhooks'];
+  const access = { auth: 'user' as const };
+
+  app.post(
+    '/api/webhooks',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Register a webhook for alert firings (Studio and Enterprise)',
+        description: `${PAYLOAD_NOTE} The URL is checked now and again at every send. At most 10 webhooks per user (409 limit_reached). Plans without webhook delivery get 403 plan_upgrade_required.`,
+        body: CreateWebhookBody,
+        response: { 201: Type.Ref('Webhook'), ...errorResponses(409, 422) },
+      },
+    },
+    async (request, reply) => {
+      const p = request.principal as UserPrincipal;
+      const created = await createWebhook(deps, p, request.body as CreateWebhookBodyT);
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/api/webhooks',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Your webhooks (never their secrets)',
+        response: { 200: Type.Array(Type.Ref('Webhook')) },
+      },
+    },
+    async (request) => listWebhooks(deps, (request.principal as UserPrincipal).userId),
+  );
+
+  app.delete(
+    '/api/webhooks/:id',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: 'Delete a webhook (its pending deliveries are dropped)',
+        params: WebhookIdParams,
+        response: { 200: DeletedStatus, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: number };
+      await deleteWebhook(deps, (request.principal as UserPrincipal).userId, id);
+      return { status: 'deleted' as const };
+    },
+  );
+
+  app.get(
+    '/api/webhooks/:id/deliveries',
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: "A webhook's delivery log, newest first",
+        params: WebhookIdParams,
+        querystring: DeliveriesQuery,
+        response: { 200: Type.Array(Type.Ref('WebhookDelivery')), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: number };
+      const { limit } = request.query as { limit: number };
+      return listDeliveries(deps, (request.principal as UserPrincipal).userId, id, limit);
+    },
+  );
+}

@@ -1,0 +1,69 @@
+/** TypeBox schemas of the webhook endpoints (validation, serialisation and OpenAPI in one place). */
+import { type Static, Type } from 'typebox';
+
+export const SECRET_MIN = 16;
+export const SECRET_MAX = 256;
+
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        'http(s) URL that receives `alert.fired` POSTs. It must resolve to public addresses only (loopback, private, link-local, unique-local, CGNAT and multicast are refused unless WEBHOOK_ALLOW_PRIVATE=true) and carry no credentials.',
+    }),
+    secret: Type.String({
+      minLength: SECRET_MIN,
+      maxLength: SECRET_MAX,
+      description:
+        'Signs every payload: `X-Svc-Signature: sha256=<hex HMAC-SHA256(secret, X-Svc-Timestamp + "." + raw body)>`. Never returned again.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type CreateWebhookBodyT = Static<typeof CreateWebhookBody>;
+
+export const Webhook = Type.Object(
+  {
+    id: Type.Integer(),
+    url: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Webhook', title: 'Webhook' },
+);
+export type WebhookT = Static<typeof Webhook>;
+
+export const WebhookDelivery = Type.Object(
+  {
+    id: Type.Integer(),
+    firing_id: Type.Integer({ description: 'The alert firing (GET /api/alerts/{id}/events) delivered' }),
+    alert_id: Type.Integer(),
+    status: Type.Union(
+      [Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('gave_up')],
+      {
+        description:
+          'pending: waiting for its next attempt; delivered: the receiver answered 2xx; failed: refused for good (4xx other than 408/429, redirect, or a URL that now resolves to a refused address); gave_up: still failing 24 h after the firing (5xx, 408, 429, timeouts and network errors are retried with backoff from 1 min doubling to 1 h).',
+      },
+    ),
+    attempts: Type.Integer(),
+    next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the next attempt is due (null unless pending)',
+    }),
+    last_status: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status of the last answer' }),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+    delivered_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery' },
+);
+export type WebhookDeliveryT = Static<typeof WebhookDelivery>;
+
+export const WebhookIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export const DeliveriesQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Newest first' }),
+});
+
+export const DeletedStatus = Type.Object({ status: Type.Literal('deleted') });
+
+export const webhookSchemas = [Webhook, WebhookDelivery];

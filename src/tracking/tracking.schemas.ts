@@ -1,0 +1,36 @@
+/** TypeBox schemas of the tracking endpoints; field names exactly as spec/interface.md §2 spells them. */
+import { Type } from 'typebox';
+
+export const UniverseParams = Type.Object({
+  universe_id: Type.Integer({
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description: 'Universe (experience) id of the game',
+  }),
+});
+
+export const TrackResult = Type.Object(
+  {
+    status: Type.Literal('tracked'),
+    universe_id: Type.Integer({ description: 'The tracked universe' }),
+    tracked_count: Type.Integer({
+      minimum: 0,
+      description: 'Games the caller tracks now, this one included',
+    }),
+    limit: Type.Integer({
+      minimum: 0,
+      description: "The caller's plan cap: Explorer 5, Builder 25, Studio 100, Enterprise 500",
+    }),
+  },
+  { $id: 'TrackResult', title: 'TrackResult', additionalProperties: false },
+);
+
+export const UntrackResult = Type.Object(
+  {
+    status: Type.Literal('untracked'),
+    universe_id: Type.Integer({ description: 'The universe no longer tracked' }),
+  },
+  { $id: 'UntrackResult', title: 'UntrackResult', additionalProperties: false },
+);
+
+export const trackingSchemas = [TrackResult, UntrackResult];
