@@ -13,6 +13,7 @@ import { createAccounts, registerAccounts } from './accounts/index.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db, Migration } from './db/index.js';
+import { registerDevLens } from './devlens/index.js';
 import { registerGames } from './games/index.js';
 import {
   CsrfTokens,
@@ -114,5 +115,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.platform ? { platform: deps.platform } : {}),
     webhookAllowPrivate: deps.config.webhookAllowPrivate,
   });
+  registerDevLens(app, domain);
   return app;
 }

@@ -29,7 +29,13 @@ export interface Analysis {
   benchmark_source: { genre: string; from_file: boolean };
   patterns: Pattern[];
   /** Rows read, days covered, days missing inside the range (for honesty in the narrative). */
-  coverage: { rows: number; days: number; missing_days: number; first_day: string | null; last_day: string | null };
+  coverage: {
+    rows: number;
+    days: number;
+    missing_days: number;
+    first_day: string | null;
+    last_day: string | null;
+  };
 }
 
 /** What POST /api/dev-lens/analyze answers (interface §2 Dev Lens result, plus coverage). */

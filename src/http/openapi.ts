@@ -46,6 +46,10 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
         },
         { name: 'games', description: 'Game detail and search' },
         { name: 'tracking', description: 'Tracked games, alert rules and their firings' },
+        {
+          name: 'dev lens',
+          description: 'Dev Lens: analyse an analytics CSV export (Studio plan); saved reports',
+        },
       ],
       components: {
         securitySchemes: {

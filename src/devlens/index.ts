@@ -1,0 +1,31 @@
+/**
+ * Dev Lens: analyses a creator's analytics CSV export (Studio and Enterprise), answers metrics,
+ * benchmarks, patterns, recommendations and a narrative, and keeps saved reports. Owns the
+ * devlens_reports table. It must never store, log or send anywhere the uploaded file: the file only
+ * streams through the statistical core (analysis.ts and its siblings), which does no I/O.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Entitlements } from '../accounts/index.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/index.js';
+import type { NarrativeProvider } from './advice.js';
+import { registerDevLensRoutes } from './devlens.routes.js';
+import { devLensSchemas } from './devlens.schemas.js';
+import { DevLensService } from './devlens.service.js';
+
+export { type Advice, advise, type NarrativeProvider, offlineNarrative } from './advice.js';
+export { analyseCsv } from './analysis.js';
+export type { Analysis, DevLensResult, FileType, Pattern } from './types.js';
+
+export interface DevLensRegistration {
+  db: Db;
+  clock: Clock;
+  entitlements: Entitlements;
+  /** A narrative writer other than the offline default (none is shipped that calls out). */
+  narrative?: NarrativeProvider;
+}
+
+export function registerDevLens(app: FastifyInstance, deps: DevLensRegistration): void {
+  for (const schema of devLensSchemas) app.addSchema(schema);
+  registerDevLensRoutes(app, new DevLensService(deps));
+}
