@@ -5,12 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { authSuite } from './auth.bench.js';
+import { devlensSuite } from './devlens.bench.js';
 import { forecastSuite } from './forecast.bench.js';
 import { httpSuite } from './http.bench.js';
 import type { Figure, Suite } from './lib.js';
 import { marketSuite } from './market.bench.js';
 
-const SUITES: Suite[] = [httpSuite, authSuite, marketSuite, forecastSuite];
+const SUITES: Suite[] = [httpSuite, authSuite, marketSuite, forecastSuite, devlensSuite];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
