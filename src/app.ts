@@ -24,6 +24,7 @@ import {
   registerHealthRoutes,
   registerOpenApi,
 } from './http/index.js';
+import { registerIngest } from './ingest/index.js';
 import type { Kv } from './kv/index.js';
 import { registerMarket } from './market/index.js';
 import type { PlatformSource } from './platform/index.js';
@@ -116,5 +117,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     webhookAllowPrivate: deps.config.webhookAllowPrivate,
   });
   registerDevLens(app, domain);
+  registerIngest(app, {
+    ...domain,
+    kv: deps.kv,
+    authenticator: accounts.authenticator,
+    natsUrl: deps.config.natsUrl,
+  });
   return app;
 }

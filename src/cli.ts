@@ -13,6 +13,7 @@ import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
 import { FORECAST_USAGE, forecastCommand } from './games/forecast/forecast.cli.js';
+import { EVENTS_USAGE, eventsCommand } from './ingest/index.js';
 import { connectKv } from './kv/index.js';
 import { closeOnSignals, createLogger, openDatabase, startServer, startWorker } from './main.js';
 import {
@@ -154,6 +155,12 @@ const COMMANDS: Record<string, Command> = {
     usage: OUTBOX_USAGE,
     run: (args, config, out, io) =>
       outboxCommand(args, { out, err: io.err, open: () => openDatabase(config, createLogger(config)) }),
+  },
+  events: {
+    summary: "print a team's most recent SDK events (ids, type, game, times; no payloads)",
+    usage: EVENTS_USAGE,
+    run: (args, config, out, io) =>
+      eventsCommand(args, { out, err: io.err, open: () => openDatabase(config, createLogger(config)) }),
   },
   migrate: {
     summary: 'apply pending database migrations (--status: list them, change nothing)',

@@ -11,6 +11,7 @@ import { type Config, resolveJwtSecret } from './config.js';
 import { connectDb, type Db, migrate } from './db/index.js';
 import { ForecastService } from './games/index.js';
 import { loggerOptions } from './http/index.js';
+import { createIngestWorker } from './ingest/index.js';
 import { allJobs, type Job, Scheduler } from './jobs/index.js';
 import { connectKv, type Kv } from './kv/index.js';
 import { collectorDeps } from './market/index.js';
@@ -176,9 +177,13 @@ export async function startWorker(config: Config, options: StartOptions = {}): P
     scheduler.add(job);
   }
   scheduler.start();
-  log.info({ jobs: scheduler.jobNames }, 'worker started');
+  // With NATS, workers write the events the API processes queued (embedded mode writes in-process).
+  const ingest = config.natsUrl ? createIngestWorker({ db, clock, natsUrl: config.natsUrl, log }) : undefined;
+  ingest?.start();
+  log.info({ jobs: scheduler.jobNames, ingest: ingest !== undefined }, 'worker started');
   const close = once(async (reason) => {
     log.info({ reason }, 'worker shutting down: finishing running jobs');
+    await ingest?.stop();
     await scheduler.stop();
     await platform.close?.();
     await kv.close();

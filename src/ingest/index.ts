@@ -1,0 +1,139 @@
+/**
+ * SDK ingest: POST /api/sdk/events (key in the body, per-key rate limit, validation, durable
+ * per-team dedupe, monthly quota, sync or queued writes) and the recent-events view. Owns the
+ * events, event_ids, ingest_usage and player_countries tables. It never logs an API key or a
+ * payload, and never reads other domains' tables: keys are checked through the accounts
+ * authenticator handed in.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Entitlements } from '../accounts/index.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/index.js';
+import type { Authenticator } from '../http/index.js';
+import type { Kv } from '../kv/index.js';
+import { registerIngestRoutes } from './ingest.routes.js';
+import { ingestSchemas } from './ingest.schemas.js';
+import { type IngestMode, IngestService } from './ingest.service.js';
+import { JETSTREAM_HIGH_WATER, JetStreamQueue } from './jetstream.js';
+import { Partitions } from './partitions.js';
+import { DeferredQueue, type IngestQueue, MemoryQueue } from './queue.js';
+import { IngestWriter } from './writer.js';
+
+export { EVENTS_USAGE, type EventsCliDeps, eventsCommand } from './events.cli.js';
+export { type IngestMode, IngestService, QUOTA_RETRY_AFTER_SEC, quotaResetDate } from './ingest.service.js';
+export { type JetStreamOptions, JetStreamQueue } from './jetstream.js';
+export { Partitions } from './partitions.js';
+export {
+  DeferredQueue,
+  type IngestQueue,
+  MemoryQueue,
+  type QueuedBatch,
+  QueueFullError,
+  type QueueMessage,
+} from './queue.js';
+export { IngestWriter, type WriterDeps } from './writer.js';
+
+export interface IngestDeps {
+  db: Db;
+  clock: Clock;
+  kv: Kv;
+  entitlements: Entitlements;
+  authenticator: Pick<Authenticator, 'apiKey'>;
+  /** The queue of async mode (default: JetStream when natsUrl is set, else an in-process bounded
+   * memory queue). */
+  queue?: IngestQueue;
+  natsUrl?: string | undefined;
+  mode?: IngestMode;
+  /** How often the in-process writer drains the queue. */
+  writerIntervalMs?: number;
+}
+
+/** What the running app exposes (tests drive the writer and switch modes through it). */
+export interface IngestRuntime {
+  service: IngestService;
+  queue: IngestQueue;
+  writer: IngestWriter;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ingest: IngestRuntime;
+  }
+}
+
+/** JetStream, connected in the background (the route ingests synchronously until it is). */
+function jetStreamQueue(url: string, log: FastifyBaseLogger): DeferredQueue {
+  return new DeferredQueue(
+    'jetstream',
+    JETSTREAM_HIGH_WATER,
+    () => JetStreamQueue.connect({ url }),
+    // Never the URL: it may carry credentials.
+    (err) => log.warn({ code: errorCode(err) }, 'ingest queue (NATS) unreachable; ingesting synchronously'),
+  );
+}
+
+export function registerIngest(app: FastifyInstance, deps: IngestDeps): IngestRuntime {
+  const deferred = !deps.queue && deps.natsUrl ? jetStreamQueue(deps.natsUrl, app.log) : undefined;
+  const queue = deps.queue ?? deferred ?? new MemoryQueue();
+  const partitions = new Partitions();
+  const service = new IngestService({ ...deps, queue, partitions, log: app.log });
+  service.mode = deps.mode ?? 'async';
+  const writer = new IngestWriter({ db: deps.db, clock: deps.clock, queue, partitions, log: app.log });
+  const runtime: IngestRuntime = { service, queue, writer };
+  app.decorate('ingest', runtime);
+  for (const schema of ingestSchemas) app.addSchema(schema);
+  registerIngestRoutes(app, service, deps.entitlements);
+  // The memory queue lives in this process, so its writer must too (with JetStream every serve
+  // and worker process competes for messages). On close the memory queue is drained (app.close()
+  // runs before the database is closed), so a graceful shutdown loses nothing.
+  app.addHook('onReady', async () => {
+    deferred?.connect();
+    writer.start(deps.writerIntervalMs);
+  });
+  app.addHook('onClose', async () => {
+    await writer.stop();
+    // JetStream keeps its messages for the next writer; the memory queue has no one else.
+    if (queue.kind === 'memory') {
+      await writer
+        .flush()
+        .catch((err: unknown) => app.log.error({ code: errorCode(err) }, 'ingest drain failed'));
+    }
+    await queue.close();
+  });
+  return runtime;
+}
+
+/** For `svc worker` with NATS_URL: a writer consuming the JetStream queue. start() connects (in the
+ * background, retrying) and runs the writer; stop() stops it and closes the connection. */
+export function createIngestWorker(deps: { db: Db; clock: Clock; natsUrl: string; log: FastifyBaseLogger }): {
+  queue: DeferredQueue;
+  writer: IngestWriter;
+  start(): void;
+  stop(): Promise<void>;
+} {
+  const queue = jetStreamQueue(deps.natsUrl, deps.log);
+  const writer = new IngestWriter({
+    db: deps.db,
+    clock: deps.clock,
+    queue,
+    partitions: new Partitions(),
+    log: deps.log,
+  });
+  return {
+    queue,
+    writer,
+    start() {
+      queue.connect();
+      writer.start();
+    },
+    async stop() {
+      await writer.stop();
+      await queue.close();
+    },
+  };
+}
+
+function errorCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

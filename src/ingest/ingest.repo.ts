@@ -1,0 +1,205 @@
+/**
+ * Every SQL statement of the ingest pipeline. Batches are written with one statement each
+ * (unnest / json_to_recordset), never one statement per event.
+ */
+import type { Queryable } from '../db/index.js';
+
+/** One event as stored (and as carried by the queue: plain JSON, dates as ISO strings). */
+export interface EventRow {
+  team_id: number;
+  key_id: number;
+  sdk_version: string | null;
+  received_at: string;
+  event_id: string;
+  ts: string;
+  platform: string;
+  game_id: string;
+  player_id: string;
+  session_id: string | null;
+  type: string;
+  payload: Record<string, unknown>;
+  country: string | null;
+}
+
+/** Records the ids; returns those that were new (the rest were seen before, or are being
+ * recorded by a concurrent transaction that has now committed). Callers pass them sorted so
+ * concurrent batches lock rows in the same order and cannot deadlock. */
+export async function insertEventIds(
+  q: Queryable,
+  teamId: number,
+  eventIds: readonly string[],
+  receivedAt: Date,
+): Promise<Set<string>> {
+  const r = await q.query<{ event_id: string }>(
+    `INSERT INTO event_ids (team_id, event_id, received_at)
+     SELECT $1, id, $3 FROM unnest($2::text[]) AS id
+     ON CONFLICT DO NOTHING
+     RETURNING event_id`,
+    [teamId, eventIds, receivedAt],
+  );
+  return new Set(r.rows.map((row) => row.event_id));
+}
+
+/** Forgets ids recorded in this transaction whose events the quota then refused (so a retry next
+ * month is not deduped). */
+export async function deleteEventIds(
+  q: Queryable,
+  teamId: number,
+  eventIds: readonly string[],
+): Promise<void> {
+  if (eventIds.length === 0) return;
+  await q.query('DELETE FROM event_ids WHERE team_id = $1 AND event_id = ANY($2::text[])', [
+    teamId,
+    eventIds,
+  ]);
+}
+
+/** Charges up to `wanted` events against the month's quota and returns how many were granted.
+ * The row lock (FOR UPDATE in the CTE) serialises concurrent batches of one team, and
+ * min(wanted, quota - used) keeps `used` from ever passing the quota. */
+export async function chargeQuota(
+  q: Queryable,
+  teamId: number,
+  month: string,
+  wanted: number,
+  quota: number,
+): Promise<number> {
+  await q.query('INSERT INTO ingest_usage (team_id, month, used) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [
+    teamId,
+    month,
+  ]);
+  const r = await q.query<{ granted: number }>(
+    `WITH cur AS (
+       SELECT used FROM ingest_usage WHERE team_id = $1 AND month = $2 FOR UPDATE
+     )
+     UPDATE ingest_usage u
+        SET used = u.used + LEAST($3::bigint, GREATEST($4::bigint - cur.used, 0))
+       FROM cur
+      WHERE u.team_id = $1 AND u.month = $2
+      RETURNING (u.used - cur.used)::int AS granted`,
+    [teamId, month, wanted, quota],
+  );
+  return r.rows[0]?.granted ?? 0;
+}
+
+export async function monthUsage(q: Queryable, teamId: number, month: string): Promise<number> {
+  const r = await q.query<{ used: number }>(
+    'SELECT used FROM ingest_usage WHERE team_id = $1 AND month = $2',
+    [teamId, month],
+  );
+  return r.rows[0]?.used ?? 0;
+}
+
+/** Remembers each player's latest session_start country. */
+export async function upsertPlayerCountries(
+  q: Queryable,
+  teamId: number,
+  entries: readonly { player_id: string; country: string }[],
+  now: Date,
+): Promise<void> {
+  if (entries.length === 0) return;
+  await q.query(
+    `INSERT INTO player_countries (team_id, player_id, country, updated_at)
+     SELECT $1, p, c, $4 FROM unnest($2::text[], $3::text[]) AS t(p, c)
+     ON CONFLICT (team_id, player_id) DO UPDATE SET country = EXCLUDED.country, updated_at = EXCLUDED.updated_at`,
+    [teamId, entries.map((e) => e.player_id), entries.map((e) => e.country), now],
+  );
+}
+
+export async function playerCountries(
+  q: Queryable,
+  teamId: number,
+  playerIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (playerIds.length === 0) return new Map();
+  const r = await q.query<{ player_id: string; country: string }>(
+    'SELECT player_id, country FROM player_countries WHERE team_id = $1 AND player_id = ANY($2::text[])',
+    [teamId, playerIds],
+  );
+  return new Map(r.rows.map((row) => [row.player_id, row.country]));
+}
+
+/** Inserts a batch in one statement; a row already stored (a redelivered queue message) is
+ * skipped. Returns how many rows were new. */
+export async function insertEvents(q: Queryable, rows: readonly EventRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const r = await q.query(
+    `INSERT INTO events (team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id,
+                         player_id, session_id, type, payload, country)
+     SELECT team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id,
+            player_id, session_id, type, payload, country
+       FROM jsonb_to_recordset($1::jsonb) AS r(team_id bigint, key_id bigint, sdk_version text,
+            received_at timestamptz, event_id text, ts timestamptz, platform text, game_id text,
+            player_id text, session_id text, type text, payload jsonb, country text)
+     ON CONFLICT DO NOTHING`,
+    [JSON.stringify(rows)],
+  );
+  return r.rowCount;
+}
+
+/** Creates the month's partition unless it exists. DDL takes no parameters: the name and bounds
+ * are built from integers only (year, month), never from input text. */
+export async function createMonthPartition(q: Queryable, year: number, month: number): Promise<void> {
+  if (!Number.isInteger(year) || !Number.isInteger(month) || month < 1 || month > 12) {
+    throw new RangeError('invalid partition month');
+  }
+  const next = month === 12 ? { y: year + 1, m: 1 } : { y: year, m: month + 1 };
+  const pad = (n: number) => String(n).padStart(2, '0');
+  await q.exec(
+    `CREATE TABLE IF NOT EXISTS events_p${year}${pad(month)} PARTITION OF events
+       FOR VALUES FROM ('${year}-${pad(month)}-01 00:00:00+00') TO ('${next.y}-${pad(next.m)}-01 00:00:00+00')`,
+  );
+}
+
+/** Keeps an accepted batch until the writer has stored it; returns its id. */
+export async function insertOutbox(q: Queryable, rows: readonly EventRow[], now: Date): Promise<number> {
+  const r = await q.query<{ id: number }>(
+    'INSERT INTO ingest_outbox (created_at, rows) VALUES ($1, $2::jsonb) RETURNING id',
+    [now, JSON.stringify(rows)],
+  );
+  return r.rows[0]!.id;
+}
+
+export async function deleteOutbox(q: Queryable, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await q.query('DELETE FROM ingest_outbox WHERE id = ANY($1::bigint[])', [ids]);
+}
+
+/** Batches accepted before `before` and still not stored: their queue message was lost. */
+export async function staleOutbox(
+  q: Queryable,
+  before: Date,
+  limit: number,
+): Promise<{ id: number; rows: EventRow[] }[]> {
+  const r = await q.query<{ id: number; rows: EventRow[] }>(
+    'SELECT id, rows FROM ingest_outbox WHERE created_at < $1 ORDER BY id LIMIT $2',
+    [before, limit],
+  );
+  return r.rows;
+}
+
+export interface RecentEventRow {
+  event_id: string;
+  type: string;
+  platform: string;
+  game_id: string;
+  player_id: string;
+  session_id: string | null;
+  ts: Date;
+  received_at: Date;
+  country: string | null;
+  sdk_version: string | null;
+  payload: Record<string, unknown>;
+}
+
+export async function recentEvents(q: Queryable, teamId: number, limit: number): Promise<RecentEventRow[]> {
+  const r = await q.query<RecentEventRow>(
+    `SELECT event_id, type, platform, game_id, player_id, session_id, ts, received_at, country,
+            sdk_version, payload
+       FROM events WHERE team_id = $1
+      ORDER BY received_at DESC, id DESC
+      LIMIT $2`,
+    [teamId, limit],
+  );
+  return r.rows;
+}

@@ -1,0 +1,199 @@
+/**
+ * The ingest pipeline: key → rate limit → validate → dedupe (durable, per team) → quota → write
+ * (sync) or queue (async). Dedupe and the quota are settled in the request's transaction, so the
+ * counts answered are final in both modes; the queue only defers the insert into `events`.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { ApiKeyScope, Entitlements } from '../accounts/index.js';
+import type { Clock } from '../clock.js';
+import type { Db, Tx } from '../db/index.js';
+import { AppError, errors } from '../errors.js';
+import type { Authenticator, KeyPrincipal } from '../http/index.js';
+import type { Kv, RateDecision } from '../kv/index.js';
+import {
+  type Candidate,
+  playersNeedingCountry,
+  prepare,
+  quotaErrors,
+  type RowContext,
+  sessionCountries,
+  toRows,
+} from './batch.js';
+import * as repo from './ingest.repo.js';
+import { monthOf, type Partitions } from './partitions.js';
+import type { IngestQueue } from './queue.js';
+import type { IngestError } from './types.js';
+import { validateBatch } from './validate.js';
+
+export type IngestMode = 'sync' | 'async';
+/** The authenticated key of an ingest request. */
+export type IngestKey = Omit<KeyPrincipal, 'kind'>;
+
+/** Scopes that may ingest; a `read` key is refused (403 insufficient_scope). */
+const INGEST_SCOPES: readonly ApiKeyScope[] = ['sdk:ingest', 'ingest:telemetry'];
+
+export interface IngestDeps {
+  db: Db;
+  clock: Clock;
+  kv: Kv;
+  entitlements: Entitlements;
+  authenticator: Pick<Authenticator, 'apiKey'>;
+  queue: IngestQueue;
+  partitions: Partitions;
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+}
+
+export interface IngestCounts {
+  accepted: number;
+  rejected: number;
+  deduped: number;
+  errors: IngestError[];
+}
+
+export interface IngestOutcome {
+  mode: IngestMode;
+  counts: IngestCounts;
+}
+
+export const QUOTA_RETRY_AFTER_SEC = 15;
+
+/** First day of the next UTC month: when the monthly quota resets. */
+export function quotaResetDate(now: Date): string {
+  return monthOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
+}
+
+function quotaExceeded(quota: number, now: Date): AppError {
+  return new AppError(
+    503,
+    'quota_exceeded',
+    `The team's monthly quota of ${quota} SDK events is used up; it resets on ${quotaResetDate(now)} (UTC).`,
+    { headers: { 'Retry-After': String(QUOTA_RETRY_AFTER_SEC) } },
+  );
+}
+
+interface Settled {
+  rows: repo.EventRow[];
+  errors: IngestError[];
+  deduped: number;
+  /** Async mode: the batch's ingest_outbox row. */
+  outboxId?: number;
+}
+
+export class IngestService {
+  /** 'async' queues accepted events for the writer; 'sync' writes them in the request. */
+  mode: IngestMode = 'async';
+
+  constructor(private readonly deps: IngestDeps) {}
+
+  /** The key behind `secret`, if it may ingest (401 api_key_invalid, 403 insufficient_scope). */
+  async authenticate(secret: string): Promise<IngestKey> {
+    const key = await this.deps.authenticator.apiKey(secret);
+    if (!key.scopes.some((s) => (INGEST_SCOPES as readonly string[]).includes(s))) {
+      throw errors.insufficientScope('This API key has no ingest scope (sdk:ingest or ingest:telemetry).');
+    }
+    return key;
+  }
+
+  /** One request against the key's token bucket (burst ingestBurst, refill ingestPerSecond). */
+  rateLimit(key: IngestKey): Promise<RateDecision> {
+    const e = this.deps.entitlements;
+    return this.deps.kv.rateLimit(
+      `rl:ingest:${key.keyId}`,
+      { burst: e.ingestBurst, emissionMs: 1000 / e.ingestPerSecond },
+      this.deps.clock.now().getTime(),
+    );
+  }
+
+  async ingest(
+    key: IngestKey,
+    events: readonly unknown[],
+    sdkVersion: string | null,
+  ): Promise<IngestOutcome> {
+    const receivedAt = this.deps.clock.now();
+    const prepared = prepare(validateBatch(events), receivedAt);
+    // Next month's partition too, so it exists before the month turns (no DDL at midnight).
+    const nextMonth = `${quotaResetDate(receivedAt)}T00:00:00Z`;
+    await this.deps.partitions.ensure(this.deps.db, [
+      nextMonth,
+      ...prepared.candidates.map((c) => c.ts.toISOString()),
+    ]);
+    const queued = this.mode === 'async' && this.queueHasRoom();
+    const ctx = { teamId: key.teamId, keyId: key.keyId, sdkVersion, receivedAt };
+    const settled = await this.deps.db.transaction(async (tx) => {
+      const s = await this.settle(tx, key, prepared.candidates, ctx);
+      if (!queued) await repo.insertEvents(tx, s.rows);
+      else if (s.rows.length > 0) s.outboxId = await repo.insertOutbox(tx, s.rows, receivedAt);
+      return s;
+    });
+    const mode = queued ? await this.enqueue(settled.rows, settled.outboxId) : 'sync';
+    const all = [...prepared.errors, ...settled.errors].sort((a, b) => a.index - b.index);
+    const counts = {
+      accepted: settled.rows.length,
+      rejected: new Set(all.map((e) => e.index)).size,
+      deduped: settled.deduped + prepared.dupInBatch,
+      errors: all,
+    };
+    this.deps.log?.info(
+      { team: key.teamId, key: key.keyId, mode, ...counts, errors: all.length },
+      'sdk events ingested',
+    );
+    return { mode, counts };
+  }
+
+  recent(teamId: number, limit: number): Promise<repo.RecentEventRow[]> {
+    return repo.recentEvents(this.deps.db, teamId, limit);
+  }
+
+  private queueHasRoom(): boolean {
+    const q = this.deps.queue;
+    return q.healthy() && q.depth() < q.highWaterMark;
+  }
+
+  /** Publishes the committed rows; if the queue refuses them, writes them now (still exactly
+   * once: the event ids are committed and the insert is idempotent). Should this process die
+   * first, the outbox row is still there for the relay. */
+  private async enqueue(rows: repo.EventRow[], outboxId: number | undefined): Promise<IngestMode> {
+    if (rows.length === 0 || outboxId === undefined) return 'async';
+    try {
+      await this.deps.queue.publish({ rows, outboxId });
+      return 'async';
+    } catch {
+      this.deps.log?.warn({ events: rows.length }, 'ingest queue refused a batch; writing it synchronously');
+      await this.deps.db.transaction(async (tx) => {
+        await repo.insertEvents(tx, rows);
+        await repo.deleteOutbox(tx, [outboxId]);
+      });
+      return 'sync';
+    }
+  }
+
+  /** Dedupe, quota and countries inside the request transaction. */
+  private async settle(tx: Tx, key: IngestKey, candidates: Candidate[], ctx: RowContext): Promise<Settled> {
+    const ids = candidates.map((c) => c.event.event_id).sort();
+    const fresh = ids.length
+      ? await repo.insertEventIds(tx, key.teamId, ids, ctx.receivedAt)
+      : new Set<string>();
+    const novel = candidates.filter((c) => fresh.has(c.event.event_id));
+    const deduped = candidates.length - novel.length;
+    if (novel.length === 0) return { rows: [], errors: [], deduped };
+    const quota = this.deps.entitlements.plans[key.plan].monthlySdkEvents;
+    const granted = await repo.chargeQuota(tx, key.teamId, monthOf(ctx.receivedAt), novel.length, quota);
+    if (granted === 0) throw quotaExceeded(quota, ctx.receivedAt);
+    const accepted = novel.slice(0, granted);
+    const refused = novel.slice(granted);
+    await repo.deleteEventIds(
+      tx,
+      key.teamId,
+      refused.map((c) => c.event.event_id),
+    );
+    // Read the cache before updating it: events ahead of the batch's session_start get the
+    // player's previous country, those after it the new one (toRows walks the batch in order).
+    const cached = await repo.playerCountries(tx, key.teamId, playersNeedingCountry(accepted));
+    await repo.upsertPlayerCountries(tx, key.teamId, sessionCountries(accepted), ctx.receivedAt);
+    return {
+      rows: toRows(accepted, cached, ctx),
+      errors: quotaErrors(refused, quotaResetDate(ctx.receivedAt)),
+      deduped,
+    };
+  }
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { connect } from 'nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { migratedDb, type TestDb } from '../../test/helpers/db.js';
+import { ingestKey, postEvents, sdkEvents, storedEvents } from '../../test/helpers/ingest.js';
+import { systemClock } from '../clock.js';
+import { type EventRow, insertEvents } from './ingest.repo.js';
+import { JetStreamQueue } from './jetstream.js';
+import { Partitions } from './partitions.js';
+import type { DeferredQueue } from './queue.js';
+import { IngestWriter } from './writer.js';
+
+const NATS_URL = process.env.NATS_URL;
+
+async function withJsm<T>(
+  fn: (jsm: Awaited<ReturnType<Awaited<ReturnType<typeof connect>>['jetstreamManager']>>) => Promise<T>,
+) {
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    return await fn(await nc.jetstreamManager());
+  } finally {
+    await nc.close();
+  }
+}
+
+function row(n: number): EventRow {
+  return {
+    team_id: 1,
+    key_id: 1,
+    sdk_version: null,
+    received_at: '2026-11-23T10:00:00.000Z',
+    event_id: `evt-${String(n).padStart(8, '0')}`,
+    ts: '2026-11-23T09:00:00.000Z',
+    platform: 'platform_1',
+    game_id: 'g',
+    player_id: 'p',
+    session_id: null,
+    type: 'level',
+    payload: { level: n },
+    country: null,
+  };
+}
+
+describe.skipIf(!NATS_URL)('JetStream ingest queue', () => {
+  const stream = `SVC_INGEST_T${randomBytes(4).toString('hex').toUpperCase()}`;
+  let queue: JetStreamQueue;
+  let t: TestDb;
+
+  beforeAll(async () => {
+    queue = await JetStreamQueue.connect({ url: NATS_URL!, stream, ackWaitMs: 2_000 });
+    t = await migratedDb('pglite');
+  });
+  afterAll(async () => {
+    await queue.close();
+    await t.dispose();
+    await withJsm((jsm) => jsm.streams.delete(stream));
+  });
+
+  it('redelivers a nacked batch, and the writer stores it once even when it was written before', async () => {
+    await queue.publish({ rows: [row(1), row(2)] });
+    await queue.publish({ rows: [row(3)] });
+    expect(await queue.refreshDepth()).toBe(2);
+    const [first, second] = await queue.pull(5_000);
+    expect(first!.batch.rows.map((r) => r.event_id)).toEqual(['evt-00000001', 'evt-00000002']);
+    await second!.ack();
+    // A writer that inserted the batch, then failed before acking it.
+    await new Partitions().ensure(t.db, [row(1).ts]);
+    await insertEvents(t.db, first!.batch.rows);
+    await first!.nack();
+    expect(await queue.refreshDepth()).toBe(1);
+    const writer = new IngestWriter({ db: t.db, clock: systemClock, queue, partitions: new Partitions() });
+    // The nack asked for redelivery after 1 s.
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(await writer.flush()).toBe(2);
+    expect(await queue.refreshDepth()).toBe(0);
+    const stored = await t.db.query<{ event_id: string }>('SELECT event_id FROM events ORDER BY event_id');
+    expect(stored.rows.map((r) => r.event_id)).toEqual(['evt-00000001', 'evt-00000002']);
+  });
+
+  it('splits a batch larger than the server accepts into several messages', async () => {
+    const big = (n: number) => ({ ...row(n), payload: { level: n, blob: 'x'.repeat(600_000) } });
+    await queue.publish({ rows: [big(10), big(11), big(12)] });
+    const messages = await queue.pull(5_000);
+    expect(messages.map((m) => m.batch.rows.map((r) => r.event_id))).toEqual([
+      ['evt-00000010'],
+      ['evt-00000011'],
+      ['evt-00000012'],
+    ]);
+    for (const m of messages) await m.ack();
+  });
+});
+
+describe.skipIf(!NATS_URL)('POST /api/sdk/events with NATS_URL', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { NATS_URL: NATS_URL! } });
+    await t.app.ingest.writer.stop();
+    const queue = t.app.ingest.queue as DeferredQueue;
+    for (let i = 0; i < 50 && !queue.connected; i += 1) await new Promise((r) => setTimeout(r, 100));
+    // The tests' NATS is a test server: drop batches other runs left in the default stream.
+    await withJsm((jsm) => jsm.streams.purge('SVC_INGEST'));
+  });
+  afterAll(() => t?.close());
+
+  it('answers 202 once the batch is in the stream, and the writer stores it', async () => {
+    expect(t.app.ingest.queue.kind).toBe('jetstream');
+    const k = await ingestKey(t);
+    const res = await postEvents(t.app, { api_key: k.key, events: sdkEvents(1, 3) });
+    expect([res.statusCode, res.headers['x-svc-ingest-mode']]).toEqual([202, 'async']);
+    expect(res.json()).toEqual({ accepted: 3, rejected: 0, deduped: 0, errors: [] });
+    expect(await storedEvents(t, k.teamId)).toHaveLength(0);
+    expect(await t.app.ingest.writer.flush()).toBe(3);
+    expect(await storedEvents(t, k.teamId)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Monthly partitions of `events`, created on demand before a batch that needs one is written.
+ * Only months inside the accepted ts window are ever created, so a client cannot make the
+ * service create thousands of tables; events outside the window are rejected by the pipeline.
+ */
+import type { Queryable } from '../db/index.js';
+import { createMonthPartition } from './ingest.repo.js';
+
+/** Accepted event times: up to 2 years back (late uploads) and 1 day ahead (client clock skew). */
+export const MAX_EVENT_AGE_MS = 2 * 366 * 24 * 3600_000;
+export const MAX_EVENT_AHEAD_MS = 24 * 3600_000;
+
+export function tsInWindow(ts: Date, receivedAt: Date): boolean {
+  const d = ts.getTime() - receivedAt.getTime();
+  return d <= MAX_EVENT_AHEAD_MS && -d <= MAX_EVENT_AGE_MS;
+}
+
+/** The first day of `t`'s UTC month, as YYYY-MM-01. */
+export function monthOf(t: Date): string {
+  return `${t.getUTCFullYear()}-${String(t.getUTCMonth() + 1).padStart(2, '0')}-01`;
+}
+
+/** Postgres: a concurrent CREATE of the same table can fail with these instead of "exists". */
+const RACE_CODES = new Set(['42P07', '23505']);
+
+export class Partitions {
+  private readonly known = new Set<string>();
+
+  /** Makes sure every month of `isoTimes` has its partition (cached per process). */
+  async ensure(q: Queryable, isoTimes: Iterable<string>): Promise<void> {
+    const months = new Set<string>();
+    for (const t of isoTimes) months.add(monthOf(new Date(t)));
+    for (const month of months) {
+      if (this.known.has(month)) continue;
+      await this.create(q, month);
+      this.known.add(month);
+    }
+  }
+
+  private async create(q: Queryable, month: string): Promise<void> {
+    const [year, mm] = month.split('-').map(Number) as [number, number];
+    try {
+      await createMonthPartition(q, year, mm);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      // Another process created it between our check and our CREATE: that is the goal reached.
+      if (typeof code === 'string' && RACE_CODES.has(code)) return;
+      throw err;
+    }
+  }
+}
