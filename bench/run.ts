@@ -8,10 +8,11 @@ import { authSuite } from './auth.bench.js';
 import { devlensSuite } from './devlens.bench.js';
 import { forecastSuite } from './forecast.bench.js';
 import { httpSuite } from './http.bench.js';
+import { ingestSuite } from './ingest.bench.js';
 import type { Figure, Suite } from './lib.js';
 import { marketSuite } from './market.bench.js';
 
-const SUITES: Suite[] = [httpSuite, authSuite, marketSuite, forecastSuite, devlensSuite];
+const SUITES: Suite[] = [httpSuite, authSuite, marketSuite, forecastSuite, devlensSuite, ingestSuite];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

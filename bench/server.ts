@@ -3,6 +3,11 @@
  *   tsx bench/server.ts bare   → a bare Fastify route (the floor)
  *   tsx bench/server.ts app    → the real svc server on a fresh embedded database
  *   tsx bench/server.ts market → the same, with 8 days of simulated market history and its views
+ *   tsx bench/server.ts ingest-floor → a bare Fastify POST route that only parses the ingest body
+ *                                      (same body limit) and answers its event count
+ *   tsx bench/server.ts ingest-sync|ingest-async → the real svc server, ingest forced to that mode,
+ *       on DATABASE_URL when set (else embedded PGlite in DATA_DIR), with a Studio team whose quota
+ *       and ingest rate limit never trip; prints "READY <url> <api key>"
  * Prints "READY <url>" once listening; exits on SIGTERM.
  */
 import { mkdtempSync } from 'node:fs';
@@ -10,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { createAccounts } from '../src/accounts/index.js';
+import { BODY_LIMIT } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/main.js';
@@ -58,7 +64,55 @@ if (kind === 'bare') {
   await accounts.createUser({ email: BENCH_USER.email, password: BENCH_USER.password });
   process.stdout.write(`READY ${server.url}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+} else if (kind === 'ingest-floor') {
+  // The parse-only floor of POST /api/sdk/events: the same JSON parser and body limit, no work.
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT });
+  app.post('/api/sdk/events', async (request) => {
+    const events = (request.body as { events?: unknown } | null)?.events;
+    return { accepted: Array.isArray(events) ? events.length : 0, rejected: 0, deduped: 0, errors: [] };
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`READY http://127.0.0.1:${port}\n`);
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+} else if (kind === 'ingest-sync' || kind === 'ingest-async') {
+  // DATA_DIR and DATABASE_URL come from the bench (it counts the stored events after shutdown).
+  const huge = 1_000_000_000_000;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: process.env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'svc-bench-')),
+    DATABASE_URL: process.env.DATABASE_URL,
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: 'bench-secret-0123456789abcdef0123456789',
+    // Quota and ingest rate limit far above what the load generator can send.
+    ENTITLEMENTS: JSON.stringify({
+      ingestBurst: huge,
+      ingestPerSecond: huge,
+      plans: { Studio: { monthlySdkEvents: huge }, Enterprise: { monthlySdkEvents: huge } },
+    }),
+  });
+  const server = await startServer(config, { jobs: [] });
+  // The runtime's mode switch (the one the tests use): async queues for the in-process writer.
+  server.app.ingest.service.mode = kind === 'ingest-sync' ? 'sync' : 'async';
+  const { accounts, apiKeys } = createAccounts({
+    db: server.db,
+    kv: server.kv,
+    clock: systemClock,
+    jwtSecret: config.jwtSecret!,
+  });
+  const user = await accounts.createUser({ ...BENCH_USER, plan: 'Studio' });
+  const team = await server.db.query<{ team_id: number }>('SELECT team_id FROM users WHERE id = $1', [
+    user.id,
+  ]);
+  const key = await apiKeys.create({ userId: user.id, teamId: team.rows[0]!.team_id }, 'bench', [
+    'sdk:ingest',
+  ]);
+  process.stdout.write(`READY ${server.url} ${key.key}\n`);
+  // A graceful close drains the in-process queue into `events` before the database is closed.
+  process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 } else {
-  process.stderr.write('usage: tsx bench/server.ts bare|app|market\n');
+  process.stderr.write('usage: tsx bench/server.ts bare|app|market|ingest-floor|ingest-sync|ingest-async\n');
   process.exit(2);
 }

@@ -82,6 +82,26 @@ export async function chargeQuota(
   return r.rows[0]?.granted ?? 0;
 }
 
+/** Charges all `wanted` events or none: adds them when the month's usage stays within `quota`
+ * and returns whether it did. Each batch of a team waits on this row's lock until its transaction
+ * ends, so the optimistic path calls this last, keeping the lock for the commit only. */
+export async function chargeQuotaAll(
+  q: Queryable,
+  teamId: number,
+  month: string,
+  wanted: number,
+  quota: number,
+): Promise<boolean> {
+  const r = await q.query(
+    `INSERT INTO ingest_usage AS u (team_id, month, used) SELECT $1, $2, $3::bigint WHERE $3::bigint <= $4::bigint
+     ON CONFLICT (team_id, month) DO UPDATE SET used = u.used + EXCLUDED.used
+      WHERE u.used + EXCLUDED.used <= $4::bigint
+     RETURNING 1`,
+    [teamId, month, wanted, quota],
+  );
+  return r.rows.length > 0;
+}
+
 export async function monthUsage(q: Queryable, teamId: number, month: string): Promise<number> {
   const r = await q.query<{ used: number }>(
     'SELECT used FROM ingest_usage WHERE team_id = $1 AND month = $2',
@@ -98,11 +118,15 @@ export async function upsertPlayerCountries(
   now: Date,
 ): Promise<void> {
   if (entries.length === 0) return;
+  // In player order, so concurrent batches lock shared players' rows in one order (no deadlock).
+  const sorted = [...entries].sort((a, b) =>
+    a.player_id < b.player_id ? -1 : a.player_id > b.player_id ? 1 : 0,
+  );
   await q.query(
     `INSERT INTO player_countries (team_id, player_id, country, updated_at)
      SELECT $1, p, c, $4 FROM unnest($2::text[], $3::text[]) AS t(p, c)
      ON CONFLICT (team_id, player_id) DO UPDATE SET country = EXCLUDED.country, updated_at = EXCLUDED.updated_at`,
-    [teamId, entries.map((e) => e.player_id), entries.map((e) => e.country), now],
+    [teamId, sorted.map((e) => e.player_id), sorted.map((e) => e.country), now],
   );
 }
 

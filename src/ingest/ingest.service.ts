@@ -119,12 +119,22 @@ export class IngestService {
     ]);
     const queued = this.mode === 'async' && this.queueHasRoom();
     const ctx = { teamId: key.teamId, keyId: key.keyId, sdkVersion, receivedAt };
-    const settled = await this.deps.db.transaction(async (tx) => {
-      const s = await this.settle(tx, key, prepared.candidates, ctx);
-      if (!queued) await repo.insertEvents(tx, s.rows);
-      else if (s.rows.length > 0) s.outboxId = await repo.insertOutbox(tx, s.rows, receivedAt);
-      return s;
-    });
+    // Sync: the rows go into `events`; async: into the outbox, for the writer.
+    const write = async (tx: Tx, rows: repo.EventRow[]): Promise<number | undefined> => {
+      if (!queued) await repo.insertEvents(tx, rows);
+      else if (rows.length > 0) return repo.insertOutbox(tx, rows, receivedAt);
+      return undefined;
+    };
+    const settle = (optimistic: boolean) =>
+      this.deps.db.transaction((tx) => this.settle(tx, key, prepared.candidates, ctx, write, optimistic));
+    let settled: Settled;
+    try {
+      settled = await settle(true);
+    } catch (err) {
+      // Concurrent batches took the room the batch was counting on: settle it again, exactly.
+      if (!(err instanceof QuotaRace)) throw err;
+      settled = await settle(false);
+    }
     const mode = queued ? await this.enqueue(settled.rows, settled.outboxId) : 'sync';
     const all = [...prepared.errors, ...settled.errors].sort((a, b) => a.index - b.index);
     const counts = {
@@ -167,8 +177,22 @@ export class IngestService {
     }
   }
 
-  /** Dedupe, quota and countries inside the request transaction. */
-  private async settle(tx: Tx, key: IngestKey, candidates: Candidate[], ctx: RowContext): Promise<Settled> {
+  /**
+   * Dedupe, quota, countries and the write inside the request transaction. The team's usage row
+   * is locked from its update to the commit, so every other batch of the team waits for it: when
+   * the whole batch fits in what is left (`optimistic`, read without a lock), everything is
+   * written first and the quota charged at the end, all or nothing (QuotaRace when concurrent
+   * batches took the room meanwhile). Otherwise the quota is charged first and decides which
+   * events are accepted. Both take their locks in one order: event ids, usage, player countries.
+   */
+  private async settle(
+    tx: Tx,
+    key: IngestKey,
+    candidates: Candidate[],
+    ctx: RowContext,
+    write: (tx: Tx, rows: repo.EventRow[]) => Promise<number | undefined>,
+    optimistic: boolean,
+  ): Promise<Settled> {
     const ids = candidates.map((c) => c.event.event_id).sort();
     const fresh = ids.length
       ? await repo.insertEventIds(tx, key.teamId, ids, ctx.receivedAt)
@@ -177,7 +201,16 @@ export class IngestService {
     const deduped = candidates.length - novel.length;
     if (novel.length === 0) return { rows: [], errors: [], deduped };
     const quota = this.deps.entitlements.plans[key.plan].monthlySdkEvents;
-    const granted = await repo.chargeQuota(tx, key.teamId, monthOf(ctx.receivedAt), novel.length, quota);
+    const month = monthOf(ctx.receivedAt);
+    if (optimistic && (await repo.monthUsage(tx, key.teamId, month)) + novel.length <= quota) {
+      const cached = await repo.playerCountries(tx, key.teamId, playersNeedingCountry(novel));
+      const rows = toRows(novel, cached, ctx);
+      const outboxId = await write(tx, rows);
+      if (!(await repo.chargeQuotaAll(tx, key.teamId, month, novel.length, quota))) throw new QuotaRace();
+      await repo.upsertPlayerCountries(tx, key.teamId, sessionCountries(novel), ctx.receivedAt);
+      return { rows, errors: [], deduped, ...(outboxId === undefined ? {} : { outboxId }) };
+    }
+    const granted = await repo.chargeQuota(tx, key.teamId, month, novel.length, quota);
     if (granted === 0) throw quotaExceeded(quota, ctx.receivedAt);
     const accepted = novel.slice(0, granted);
     const refused = novel.slice(granted);
@@ -190,10 +223,21 @@ export class IngestService {
     // player's previous country, those after it the new one (toRows walks the batch in order).
     const cached = await repo.playerCountries(tx, key.teamId, playersNeedingCountry(accepted));
     await repo.upsertPlayerCountries(tx, key.teamId, sessionCountries(accepted), ctx.receivedAt);
+    const rows = toRows(accepted, cached, ctx);
+    const outboxId = await write(tx, rows);
     return {
-      rows: toRows(accepted, cached, ctx),
+      rows,
       errors: quotaErrors(refused, quotaResetDate(ctx.receivedAt)),
       deduped,
+      ...(outboxId === undefined ? {} : { outboxId }),
     };
+  }
+}
+
+/** The optimistic charge found the quota taken by concurrent batches (the transaction is undone). */
+class QuotaRace extends Error {
+  constructor() {
+    super('the quota left was taken by concurrent batches');
+    this.name = 'QuotaRace';
   }
 }

@@ -1,0 +1,436 @@
+/**
+ * SDK ingest throughput: events/s accepted by POST /api/sdk/events in async and in sync mode, on
+ * embedded PGlite and (when DATABASE_URL is set) on PostgreSQL, each against the parse-only floor
+ * (a bare Fastify route parsing the same body) measured in the same run. Every request carries 500
+ * realistic events with NEW event ids (else dedupe is measured); after each subject's server has
+ * shut down (which drains the async queue) the rows in `events` are counted and must equal the
+ * events the 2xx answers accepted.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { openPglite } from '../src/db/index.js';
+import { type BenchOptions, compare, type Figure, type LoadResult, ratio, type Suite } from './lib.js';
+
+const BATCH = 500;
+const PATH = '/api/sdk/events';
+/** Stands for the per-request part of every event_id in the body template (JSON leaves it as is). */
+const ID_SLOT = '~@~';
+
+interface Target {
+  url: string;
+  /** The ingest key the server created (ingest-sync / ingest-async). */
+  key: string;
+  stop(): Promise<void>;
+}
+
+/** `tsx bench/server.ts <kind>` with its own environment; READY <url> [key]. */
+async function startServer(kind: string, env: NodeJS.ProcessEnv): Promise<Target> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts', kind], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
+  const ready = await new Promise<{ url: string; key: string }>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /READY (\S+)(?: (\S+))?\n/.exec(out);
+      if (m) resolve({ url: m[1]!, key: m[2] ?? '' });
+    });
+    child.on('exit', (code) => reject(new Error(`bench server "${kind}" exited with ${code}`)));
+  });
+  return {
+    ...ready,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 60_000).unref();
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Realistic batches: what a game's SDK flushes — lifecycle, gameplay, monetisation, quality.
+
+/** Deterministic PRNG (mulberry32), so every run sends the same mix. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Payload = Record<string, unknown>;
+type Rand = () => number;
+const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
+const COUNTRIES = ['US', 'BR', 'GB', 'DE', 'PH', 'ID', 'MX', 'FR', 'CA', 'TR'];
+const DEVICES = ['iPhone14,2', 'SM-A515F', 'Pixel 7', 'Windows PC', 'Xbox Series S', 'iPad13,4'];
+const CUSTOM = ['quest_accepted', 'quest_completed', 'pet_hatched', 'trade_completed', 'emote_used'];
+
+/** [type, weight, payload]: weights out of 100, mostly the seven common types. */
+const MIX: readonly [string, number, (r: Rand) => Payload][] = [
+  [
+    'session_start',
+    8,
+    (r) => ({
+      device: pick(r, DEVICES),
+      os: pick(r, ['iOS 17.4', 'Android 14', 'Windows 11']),
+      country: pick(r, COUNTRIES),
+      membership: pick(r, ['none', 'premium']),
+    }),
+  ],
+  [
+    'session_end',
+    8,
+    (r) => ({ duration_s: Math.round(r() * 3600), reason: pick(r, ['quit', 'timeout', 'teleport']) }),
+  ],
+  [
+    'custom',
+    26,
+    (r) => ({
+      name: pick(r, CUSTOM),
+      quest_id: `q${Math.floor(r() * 80)}`,
+      zone: pick(r, ['spawn', 'forest', 'castle', 'market']),
+      step: Math.floor(r() * 10),
+    }),
+  ],
+  [
+    'level',
+    20,
+    (r) => ({
+      level: Math.floor(r() * 60),
+      score: Math.floor(r() * 100_000),
+      result: pick(r, ['win', 'loss', 'quit', 'complete']),
+    }),
+  ],
+  [
+    'purchase',
+    6,
+    (r) => ({
+      sku: pick(r, ['gems_100', 'vip_pass', 'starter_pack', 'double_xp']),
+      name: 'Gem Pack',
+      currency: pick(r, ['USD', 'R$']),
+      price: pick(r, [0.99, 4.99, 9.99, 25, 80]),
+      quantity: 1,
+      source: pick(r, ['iap', 'gamepass', 'devproduct']),
+    }),
+  ],
+  [
+    'performance',
+    12,
+    (r) => ({
+      fps_avg: Math.round(30 + r() * 90),
+      fps_p5: Math.round(15 + r() * 30),
+      frame_time_ms_p95: Math.round(100 * (8 + r() * 40)) / 100,
+      memory_mb: Math.round(800 + r() * 2400),
+      device: pick(r, DEVICES),
+    }),
+  ],
+  [
+    'ad_impression',
+    10,
+    (r) => ({
+      format: pick(r, ['banner', 'interstitial', 'rewarded']),
+      network: pick(r, ['admob', 'applovin', 'unity']),
+      placement: pick(r, ['level_end', 'shop', 'revive']),
+      revenue_usd: Math.round(r() * 2000) / 100_000,
+      ecpm: Math.round(r() * 2000) / 100,
+    }),
+  ],
+  [
+    'crash',
+    1,
+    (r) => ({
+      stack_trace: `Error: attempt to index nil\n  at Workspace.Round.Handler:${Math.floor(r() * 400)}\n  at ReplicatedStorage.Net:88\n  at Script:12`,
+      signature: 'nil-index-round',
+      build: '1.42.0',
+      os: 'Android 14',
+    }),
+  ],
+  [
+    'error',
+    2,
+    (r) => ({
+      severity: pick(r, ['warn', 'error']),
+      message: 'Remote request timed out after 5000 ms',
+      source: pick(r, ['Net', 'DataStore', 'Shop']),
+    }),
+  ],
+  ['brand_zone_enter', 2, (r) => ({ zone_id: `zone-${Math.floor(r() * 5)}`, country: pick(r, COUNTRIES) })],
+  [
+    'brand_zone_exit',
+    2,
+    (r) => ({ zone_id: `zone-${Math.floor(r() * 5)}`, dwell_seconds: Math.round(r() * 600) }),
+  ],
+  ['equip', 1, (r) => ({ item_id: `item-${Math.floor(r() * 40)}`, item_name: 'Neon Sneakers' })],
+  [
+    'share',
+    1,
+    (r) => ({ share_platform: pick(r, ['discord', 'x', 'tiktok']), item_id: `item-${Math.floor(r() * 40)}` }),
+  ],
+  ['brand_survey_shown', 0.5, (r) => ({ survey_id: 'survey-7', cohort: pick(r, ['exposed', 'control']) })],
+  [
+    'brand_survey_response',
+    0.5,
+    (r) => ({
+      survey_id: 'survey-7',
+      answer: pick(r, ['a', 'b', 'c']),
+      favorable: r() < 0.6,
+      cohort: pick(r, ['exposed', 'control']),
+    }),
+  ],
+];
+
+function pickType(r: Rand): (typeof MIX)[number] {
+  let x = r() * MIX.reduce((s, m) => s + m[1], 0);
+  for (const m of MIX) {
+    x -= m[1];
+    if (x < 0) return m;
+  }
+  return MIX[0]!;
+}
+
+/** A request body as parts around each event_id's per-request slot; `ids(tag)` fills them in. */
+function batchTemplate(apiKey: string, seed: number, now: Date): string[] {
+  const r = prng(seed);
+  const events = Array.from({ length: BATCH }, (_, i) => {
+    const [type, , payload] = pickType(r);
+    const player = Math.floor(r() * 5_000);
+    return {
+      event_id: `${ID_SLOT}-${i.toString(36)}`,
+      ts: new Date(now.getTime() - Math.floor(r() * 600_000)).toISOString(),
+      platform: r() < 0.8 ? 'platform_1' : 'platform_2',
+      game_id: '4924922222',
+      player_id: `p_${player.toString(16).padStart(12, '0')}`,
+      session_id: `s_${player.toString(36)}_${Math.floor(r() * 4)}`,
+      type,
+      payload: payload(r),
+    };
+  });
+  return JSON.stringify({ api_key: apiKey, events }).split(ID_SLOT);
+}
+
+/** Bodies cycled through with a fresh id tag per request: every request carries new event ids. */
+class Bodies {
+  private readonly templates: string[][];
+  private n = 0;
+  readonly bytesPerEvent: number;
+
+  constructor(apiKey: string, runTag: string) {
+    const now = new Date();
+    // The run tag (random) keeps ids new across runs; the counter across requests.
+    this.templates = Array.from({ length: 8 }, (_, i) =>
+      batchTemplate(apiKey, i + 1, now).map((part, j) => (j === 0 ? part : `${runTag}${part}`)),
+    );
+    this.bytesPerEvent = Math.round(this.next().length / BATCH);
+  }
+
+  next(): string {
+    this.n += 1;
+    return this.templates[this.n % this.templates.length]!.join(this.n.toString(36).padStart(7, '0'));
+  }
+}
+
+interface IngestLoad extends LoadResult {
+  ok: number;
+  byStatus: Record<string, number>;
+}
+
+async function loadIngest(url: string, bodies: Bodies, options: BenchOptions): Promise<IngestLoad> {
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.durationSec,
+    requests: [
+      {
+        method: 'POST',
+        path: PATH,
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: bodies.next() }),
+      },
+    ],
+  });
+  const ok = result['2xx'];
+  const byStatus = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]),
+  );
+  return {
+    // Only 2xx answers count: requests/s here is accepted batches per second.
+    rps: ok / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    ok,
+    byStatus,
+  };
+}
+
+async function admin(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function countPostgres(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const r = await client.query<{ n: string }>('SELECT count(*)::bigint AS n FROM events');
+    return Number(r.rows[0]!.n);
+  } finally {
+    await client.end();
+  }
+}
+
+async function countPglite(dataDir: string): Promise<number> {
+  const db = await openPglite(join(dataDir, 'pg'));
+  try {
+    const r = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
+    return r.rows[0]!.n;
+  } finally {
+    await db.close();
+  }
+}
+
+type Engine = 'PGlite' | 'PostgreSQL';
+type Mode = 'async' | 'sync';
+
+/** One subject: a fresh server and database, loaded against the floor, then the store checked. */
+async function subject(
+  engine: Engine,
+  mode: Mode,
+  floor: Target,
+  options: BenchOptions,
+  runTag: string,
+): Promise<Figure[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-ingest-'));
+  const base = process.env.DATABASE_URL;
+  let dbUrl: string | undefined;
+  let dbName: string | undefined;
+  if (engine === 'PostgreSQL' && base) {
+    dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
+    await admin(base, `CREATE DATABASE ${dbName}`);
+    const u = new URL(base);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
+  if (dbUrl) env.DATABASE_URL = dbUrl;
+  else delete env.DATABASE_URL;
+  const label = `${mode} on ${engine}`;
+  try {
+    const app = await startServer(`ingest-${mode}`, env);
+    const appBodies = new Bodies(app.key, `${runTag}${mode[0]}${engine[1]}`);
+    const floorBodies = new Bodies('floor-key', `${runTag}f`);
+    const runs: IngestLoad[] = [];
+    let r: { floor: LoadResult; subject: LoadResult };
+    let stopMs = 0;
+    try {
+      // One batch first: all 500 events must be accepted (not rejected, not deduped).
+      const probe = await fetch(`${app.url}${PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: appBodies.next(),
+      });
+      const counts = (await probe.json()) as { accepted?: number };
+      if (counts.accepted !== BATCH) {
+        throw new Error(`${label}: a probe batch answered ${probe.status} ${JSON.stringify(counts)}`);
+      }
+      // Warm-up (JIT, connection pool, partitions); its events are stored and counted too.
+      runs.push(await loadIngest(app.url, appBodies, { ...options, durationSec: 2 }));
+      r = await compare(
+        () => loadIngest(floor.url, floorBodies, options),
+        async () => {
+          const s = await loadIngest(app.url, appBodies, options);
+          runs.push(s);
+          return s;
+        },
+      );
+    } finally {
+      const t0 = performance.now();
+      await app.stop();
+      stopMs = performance.now() - t0;
+    }
+    const sent = BATCH + runs.reduce((s, x) => s + x.ok * BATCH, 0);
+    const stored = dbUrl ? await countPostgres(dbUrl) : await countPglite(dataDir);
+    const failed = runs.reduce((s, x) => s + x.non2xx + x.errors, 0);
+    const statuses = runs.reduce<Record<string, number>>((acc, x) => {
+      for (const [code, n] of Object.entries(x.byStatus)) acc[code] = (acc[code] ?? 0) + n;
+      return acc;
+    }, {});
+    console.log(
+      `bench: ingest: ${label}: ${stored} events stored; ${sent} accepted by 2xx answers seen ` +
+        `(statuses ${JSON.stringify(statuses)}, ${failed} non-2xx/errors; shutdown incl. queue drain ${Math.round(stopMs)} ms)` +
+        `; ~${appBodies.bytesPerEvent} B/event`,
+    );
+    // Batches in flight when a load run stops are still stored, but autocannon never sees their
+    // answer: at most one batch per connection and run more than the 2xx answers counted.
+    const inFlight = runs.length * options.connections * BATCH;
+    if (stored < sent || stored > sent + inFlight) {
+      throw new Error(`${label}: ${stored} events stored, ${sent} accepted (+ up to ${inFlight} in flight)`);
+    }
+    const goal = mode === 'async' ? '≥ 0.3' : engine === 'PostgreSQL' ? '≥ 0.15' : undefined;
+    return [
+      {
+        suite: 'ingest',
+        name: `${label}: events/s`,
+        value: Math.round(r.subject.rps * BATCH),
+        unit: 'events/s',
+        floor: { name: 'parse-only route', value: Math.round(r.floor.rps * BATCH) },
+        ratio: ratio(r.subject.rps, r.floor.rps),
+        ...(goal ? { goal } : {}),
+      },
+      {
+        suite: 'ingest',
+        name: `${label}: p99 of a ${BATCH}-event batch`,
+        value: r.subject.p99,
+        unit: 'ms',
+        floor: { name: 'parse-only route p99', value: r.floor.p99 },
+        ratio: ratio(r.subject.p99, r.floor.p99),
+      },
+    ];
+  } finally {
+    if (base && dbName) await admin(base, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export const ingestSuite: Suite = {
+  name: 'ingest',
+  description: `POST /api/sdk/events events/s (${BATCH}-event batches), async and sync, PGlite and PostgreSQL, against a parse-only route`,
+  async run(options) {
+    const engines: Engine[] = process.env.DATABASE_URL ? ['PGlite', 'PostgreSQL'] : ['PGlite'];
+    if (!process.env.DATABASE_URL) {
+      console.log('bench: ingest: DATABASE_URL is not set; skipping the PostgreSQL figures');
+    }
+    const runTag = randomBytes(3).toString('hex');
+    const floor = await startServer('ingest-floor', process.env);
+    try {
+      const figures: Figure[] = [];
+      for (const engine of engines) {
+        for (const mode of ['async', 'sync'] as const) {
+          figures.push(...(await subject(engine, mode, floor, options, runTag)));
+        }
+      }
+      return figures;
+    } finally {
+      await floor.stop();
+    }
+  },
+};
