@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { openPglite } from '../src/db/index.js';
+import { freshPostgresDatabase } from '../test/helpers/db.js';
+import { rng } from '../test/helpers/random.js';
 import { type BenchOptions, compare, type Figure, type LoadResult, ratio, type Suite } from './lib.js';
 
 const BATCH = 500;
@@ -57,18 +59,6 @@ async function startServer(kind: string, env: NodeJS.ProcessEnv): Promise<Target
 
 // ---------------------------------------------------------------------------------------------
 // Realistic batches: what a game's SDK flushes — lifecycle, gameplay, monetisation, quality.
-
-/** Deterministic PRNG (mulberry32), so every run sends the same mix. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Payload = Record<string, unknown>;
 type Rand = () => number;
@@ -203,7 +193,7 @@ function pickType(r: Rand): (typeof MIX)[number] {
 
 /** A request body as parts around each event_id's per-request slot; `ids(tag)` fills them in. */
 function batchTemplate(apiKey: string, seed: number, now: Date): string[] {
-  const r = prng(seed);
+  const r = rng(seed);
   const events = Array.from({ length: BATCH }, (_, i) => {
     const [type, , payload] = pickType(r);
     const player = Math.floor(r() * 5_000);
@@ -277,16 +267,6 @@ async function loadIngest(url: string, bodies: Bodies, options: BenchOptions): P
   };
 }
 
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 async function countPostgres(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -320,16 +300,9 @@ async function subject(
   runTag: string,
 ): Promise<Figure[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-ingest-'));
-  const base = process.env.DATABASE_URL;
-  let dbUrl: string | undefined;
-  let dbName: string | undefined;
-  if (engine === 'PostgreSQL' && base) {
-    dbName = `svc_bench_${randomBytes(4).toString('hex')}`;
-    await admin(base, `CREATE DATABASE ${dbName}`);
-    const u = new URL(base);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-  }
+  const fresh =
+    engine === 'PostgreSQL' && process.env.DATABASE_URL ? await freshPostgresDatabase() : undefined;
+  const dbUrl = fresh?.url;
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   if (dbUrl) env.DATABASE_URL = dbUrl;
   else delete env.DATABASE_URL;
@@ -406,7 +379,7 @@ async function subject(
       },
     ];
   } finally {
-    if (base && dbName) await admin(base, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await fresh?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,23 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { connectDb, migrate } from '../src/db/index.js';
 import { collectOnce, refreshViews } from '../src/market/index.js';
 import { createSimulatedSource, DEFAULT_SHAPE } from '../src/platform/index.js';
+import { freshPostgresDatabase } from '../test/helpers/db.js';
 import { compare, type Figure, load, ratio, type Suite, startTarget } from './lib.js';
 
 const GAMES = 50_000;
 const quiet = { info: () => {}, warn: () => {} };
-
-async function admin(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * One collection cycle for 50,000 simulated games on PostgreSQL (upsert the catalogue, a raw sample
@@ -30,11 +19,8 @@ async function collectionFigures(): Promise<Figure[]> {
     console.log('bench: market: DATABASE_URL is not set; skipping the PostgreSQL collection figure');
     return [];
   }
-  const name = `svc_bench_${randomBytes(4).toString('hex')}`;
-  await admin(base, `CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = await connectDb(loadConfig({ DATABASE_URL: url.toString() }));
+  const fresh = await freshPostgresDatabase();
+  const db = await connectDb(loadConfig({ DATABASE_URL: fresh.url }));
   try {
     await migrate(db);
     const platform = createSimulatedSource({ seed: 1, shape: { ...DEFAULT_SHAPE, games: GAMES } });
@@ -78,7 +64,7 @@ async function collectionFigures(): Promise<Figure[]> {
     ];
   } finally {
     await db.close();
-    await admin(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await fresh.drop();
   }
 }
 

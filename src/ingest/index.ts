@@ -13,6 +13,7 @@ import type { Authenticator } from '../http/index.js';
 import type { Kv } from '../kv/index.js';
 import { registerIngestRoutes } from './ingest.routes.js';
 import { ingestSchemas } from './ingest.schemas.js';
+import type { IngestServiceDeps } from './ingest.service.js';
 import { type IngestMode, IngestService } from './ingest.service.js';
 import { JETSTREAM_HIGH_WATER, JetStreamQueue } from './jetstream.js';
 import { Partitions } from './partitions.js';
@@ -33,12 +34,8 @@ export {
 } from './queue.js';
 export { IngestWriter, type WriterDeps } from './writer.js';
 
-export interface IngestDeps {
-  db: Db;
-  clock: Clock;
-  kv: Kv;
-  entitlements: Entitlements;
-  authenticator: Pick<Authenticator, 'apiKey'>;
+/** The service's dependencies, with the queue and partitions built here when not given. */
+export interface IngestDeps extends Omit<IngestServiceDeps, 'queue' | 'partitions' | 'log'> {
   /** The queue of async mode (default: JetStream when natsUrl is set, else an in-process bounded
    * memory queue). */
   queue?: IngestQueue;

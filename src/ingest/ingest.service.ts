@@ -4,7 +4,7 @@
  * counts answered are final in both modes; the queue only defers the insert into `events`.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { ApiKeyScope, Entitlements } from '../accounts/index.js';
+import { type Entitlements, INGEST_SCOPES } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/index.js';
 import { AppError, errors } from '../errors.js';
@@ -29,10 +29,7 @@ export type IngestMode = 'sync' | 'async';
 /** The authenticated key of an ingest request. */
 export type IngestKey = Omit<KeyPrincipal, 'kind'>;
 
-/** Scopes that may ingest; a `read` key is refused (403 insufficient_scope). */
-const INGEST_SCOPES: readonly ApiKeyScope[] = ['sdk:ingest', 'ingest:telemetry'];
-
-export interface IngestDeps {
+export interface IngestServiceDeps {
   db: Db;
   clock: Clock;
   kv: Kv;
@@ -83,7 +80,7 @@ export class IngestService {
   /** 'async' queues accepted events for the writer; 'sync' writes them in the request. */
   mode: IngestMode = 'async';
 
-  constructor(private readonly deps: IngestDeps) {}
+  constructor(private readonly deps: IngestServiceDeps) {}
 
   /** The key behind `secret`, if it may ingest (401 api_key_invalid, 403 insufficient_scope). */
   async authenticate(secret: string): Promise<IngestKey> {

@@ -2,7 +2,9 @@
  * Breakout radar (spec/DECISIONS.md §4): which young or not-yet-famous games are taking off. Pure:
  * the caller loads every collected game's latest figures and passes `now`.
  */
+
 import { median, percentileRanks } from './genres.js';
+import type { GameSummary } from './summary.js';
 
 export interface BreakoutInput {
   universeId: number;
@@ -19,13 +21,7 @@ export interface BreakoutInput {
   meanDailyVisitsGainedPrev7d: number | null;
 }
 
-export interface BreakoutGame {
-  place_id: number;
-  universe_id: number;
-  name: string;
-  creator: string;
-  genre: string;
-  ccu: number;
+export interface BreakoutGame extends GameSummary {
   score: number;
   visits: number;
   likes: number;

@@ -9,6 +9,7 @@ import { GENRE_TAXONOMY, genreDisplayName } from '../platform/index.js';
 import { type BreakoutGame, type BreakoutInput, breakoutRadar } from './breakout.js';
 import { computeGenreOpportunities, type GenreOpportunity } from './genres.js';
 import * as repo from './market.repo.js';
+import type { GameSummary } from './summary.js';
 import { type GenreDay, type GenreTiming, genreTiming } from './timing.js';
 import { fillBuckets, PERIODS, type Period, periodWindow, trendScore } from './trend.js';
 import * as views from './views.repo.js';
@@ -16,13 +17,7 @@ import * as views from './views.repo.js';
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-export interface TrendingGame {
-  place_id: number;
-  universe_id: number;
-  name: string;
-  creator: string;
-  genre: string;
-  ccu: number;
+export interface TrendingGame extends GameSummary {
   trend_score: number | null;
   ccu_history: number[];
 }
@@ -38,7 +33,7 @@ export interface OverviewView {
   active_games: number;
   total_games: number;
   top_genres: { name: string; display_name: string; total_ccu: number; share: number; games: number }[];
-  top_games: Omit<TrendingGame, 'trend_score' | 'ccu_history'>[];
+  top_games: GameSummary[];
 }
 
 export interface GenresView {
@@ -55,6 +50,18 @@ export interface TimingView {
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 
+/** A catalogue row as the fields every game summary carries. */
+function summary(g: views.CatalogueRow): GameSummary {
+  return {
+    place_id: g.place_id,
+    universe_id: g.universe_id,
+    name: g.name,
+    creator: g.creator_name,
+    genre: g.genre,
+    ccu: g.ccu,
+  };
+}
+
 export async function computeTrending(db: Db, period: Period, now: Date): Promise<TrendingView> {
   const w = periodWindow(period, now);
   const [catalogue, rows] = await Promise.all([views.readCatalogue(db), views.readPeriod(db, w)]);
@@ -66,12 +73,7 @@ export async function computeTrending(db: Db, period: Period, now: Date): Promis
       if (b >= 0 && b < 24) buckets[b] = r.values[i];
     });
     return {
-      place_id: g.place_id,
-      universe_id: g.universe_id,
-      name: g.name,
-      creator: g.creator_name,
-      genre: g.genre,
-      ccu: g.ccu,
+      ...summary(g),
       trend_score: r?.recent == null ? null : trendScore(r.recent, r.previous),
       ccu_history: fillBuckets(buckets),
     };
@@ -111,14 +113,7 @@ export async function computeOverview(db: Db, now: Date): Promise<OverviewView> 
     active_games: totals.active,
     total_games: totals.games,
     top_genres,
-    top_games: catalogue.slice(0, 5).map((g) => ({
-      place_id: g.place_id,
-      universe_id: g.universe_id,
-      name: g.name,
-      creator: g.creator_name,
-      genre: g.genre,
-      ccu: g.ccu,
-    })),
+    top_games: catalogue.slice(0, 5).map(summary),
   };
 }
 
