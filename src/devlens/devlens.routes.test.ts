@@ -134,7 +134,11 @@ describe('what the upload must look like', () => {
 
   it.each([
     ['an empty file', '', 'empty_file'],
-    ['a binary file', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), 'invalid_csv'],
+    [
+      'a binary file',
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]),
+      'invalid_csv',
+    ],
     ['an unknown layout', 'name,colour\nrose,red\n', 'unsupported_file'],
   ])('refuses %s with 422', async (_name, content, code) => {
     const res = await upload(csvUpload(content));
