@@ -122,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     kv: deps.kv,
     authenticator: accounts.authenticator,
     natsUrl: deps.config.natsUrl,
+    natsStream: deps.config.natsIngestStream,
   });
   return app;
 }

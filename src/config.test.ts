@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       redisUrl: undefined,
       natsUrl: undefined,
+      natsIngestStream: 'SVC_INGEST',
       platformSource: 'simulated',
       jwtSecret: undefined,
       publicUrl: 'http://localhost:8080',
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       DATABASE_URL: 'postgres://svc:pw@db:5432/svc',
       REDIS_URL: 'redis://cache:6379',
       NATS_URL: 'nats://q1:4222,nats://q2:4222',
+      NATS_INGEST_STREAM: 'SVC_INGEST_EU',
       PLATFORM_SOURCE: 'Roblox',
       JWT_SECRET: 'x'.repeat(40),
       PUBLIC_URL: 'https://svc.example.com/',
@@ -63,6 +65,7 @@ describe('loadConfig', () => {
       databaseUrl: 'postgres://svc:pw@db:5432/svc',
       redisUrl: 'redis://cache:6379',
       natsUrl: 'nats://q1:4222,nats://q2:4222',
+      natsIngestStream: 'SVC_INGEST_EU',
       platformSource: 'roblox',
       jwtSecret: 'x'.repeat(40),
       publicUrl: 'https://svc.example.com',
@@ -93,6 +96,11 @@ describe('loadConfig', () => {
 
   it.each([
     [{ PORT: 'abc' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    [
+      { NATS_INGEST_STREAM: 'svc.ingest' },
+      'NATS_INGEST_STREAM',
+      'NATS_INGEST_STREAM must be 1 to 64 letters, digits, _ or -',
+    ],
     [{ PORT: '70000' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "70000")'],
     [{ PORT: '-1' }, 'PORT', 'PORT must be an integer from 0 to 65535 (got "-1")'],
     [

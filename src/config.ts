@@ -20,6 +20,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly natsUrl: string | undefined;
+  /** The JetStream stream of the ingest queue (its consumer is `<stream>_writer`). */
+  readonly natsIngestStream: string;
   readonly platformSource: PlatformSourceName;
   /** Set when JWT_SECRET was given; otherwise `resolveJwtSecret` reads or creates one in DATA_DIR. */
   readonly jwtSecret: string | undefined;
@@ -63,6 +65,7 @@ export const CONFIG_VARIABLES = [
   ['DATABASE_URL', '(unset: embedded PGlite)', 'PostgreSQL 15+ connection URL'],
   ['REDIS_URL', '(unset: in-memory)', 'Redis for rate limits and shared caches'],
   ['NATS_URL', '(unset: in-process queue)', 'NATS JetStream for the ingest queue'],
+  ['NATS_INGEST_STREAM', 'SVC_INGEST', 'JetStream stream of the ingest queue (one per deployment)'],
   ['PLATFORM_SOURCE', 'simulated', '`simulated` market or the public `roblox` web APIs'],
   ['JWT_SECRET', '(generated into DATA_DIR)', 'at least 32 characters; set it when several hosts serve'],
   ['PUBLIC_URL', 'http://localhost:PORT', 'the address users reach; https enables Secure cookies'],
@@ -128,6 +131,16 @@ function entitlements(env: Env): Entitlements {
   return built;
 }
 
+/** A JetStream stream name: letters, digits, `_` and `-` (no dots, spaces or wildcards). */
+function streamName(env: Env, name: string, fallback: string): string {
+  const v = read(env, name);
+  if (v === undefined) return fallback;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(v)) {
+    throw new ConfigError(name, 'must be 1 to 64 letters, digits, _ or -');
+  }
+  return v;
+}
+
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
@@ -175,6 +188,7 @@ export function loadConfig(env: Env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     natsUrl: url(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']),
+    natsIngestStream: streamName(env, 'NATS_INGEST_STREAM', 'SVC_INGEST'),
     platformSource: oneOf(env, 'PLATFORM_SOURCE', PLATFORM_SOURCES, 'simulated'),
     jwtSecret,
     publicUrl: publicUrl.replace(/\/+$/, ''),

@@ -178,7 +178,9 @@ export async function startWorker(config: Config, options: StartOptions = {}): P
   }
   scheduler.start();
   // With NATS, workers write the events the API processes queued (embedded mode writes in-process).
-  const ingest = config.natsUrl ? createIngestWorker({ db, clock, natsUrl: config.natsUrl, log }) : undefined;
+  const ingest = config.natsUrl
+    ? createIngestWorker({ db, clock, natsUrl: config.natsUrl, natsStream: config.natsIngestStream, log })
+    : undefined;
   ingest?.start();
   log.info({ jobs: scheduler.jobNames, ingest: ingest !== undefined }, 'worker started');
   const close = once(async (reason) => {

@@ -18,9 +18,28 @@ export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
   /** Several statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
+  /**
+   * `COPY <table> (<columns>) FROM STDIN` with `data` in COPY's text format: the fastest way to
+   * load many rows (no per-row statement, no JSON to unpack). `sql` must be a constant.
+   */
+  copyIn(sql: string, data: string): Promise<void>;
 }
 
-export type Tx = Queryable;
+export interface Statement {
+  sql: string;
+  params?: readonly unknown[];
+}
+
+export interface Tx extends Queryable {
+  /**
+   * Sends `statements` and COMMIT at once, without waiting for each answer in between, and ends
+   * the transaction: COMMIT when every statement succeeded, else the first error is thrown and
+   * nothing is committed. For statements that lock rows other transactions wait on (a counter
+   * every request charges): the locks are then held for the server's work and the commit only,
+   * not for round trips through a busy event loop. Nothing may be run on `tx` afterwards.
+   */
+  commitWith(statements: readonly Statement[]): Promise<QueryResult<Record<string, unknown>>[]>;
+}
 
 export interface Db extends Queryable {
   readonly engine: Engine;

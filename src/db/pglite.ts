@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Db, Queryable, QueryResult, Tx } from './db.js';
+import type { Db, Queryable, QueryResult, Statement, Tx } from './db.js';
 import { OID, parseDate, parseInt8, parseNumberArray, parseNumeric } from './types.js';
 
 const parsers = {
@@ -12,9 +12,15 @@ const parsers = {
 };
 
 interface PgliteQueryable {
-  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  query<R>(
+    sql: string,
+    params?: unknown[],
+    options?: { blob?: Blob },
+  ): Promise<{ rows: R[]; affectedRows?: number }>;
   exec(sql: string): Promise<unknown>;
 }
+
+const FROM_STDIN = /\bFROM\s+STDIN\s*$/i;
 
 function wrap(q: PgliteQueryable): Queryable {
   return {
@@ -24,6 +30,11 @@ function wrap(q: PgliteQueryable): Queryable {
     },
     async exec(sql: string): Promise<void> {
       await q.exec(sql);
+    },
+    async copyIn(sql: string, data: string): Promise<void> {
+      // PGlite reads COPY's input from the virtual file /dev/blob, given with the query.
+      if (!FROM_STDIN.test(sql)) throw new Error('copyIn expects COPY … FROM STDIN');
+      await q.query(sql.replace(FROM_STDIN, "FROM '/dev/blob'"), [], { blob: new Blob([data]) });
     },
   };
 }
@@ -45,8 +56,22 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     },
     query: base.query,
     exec: base.exec,
+    copyIn: base.copyIn,
     transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-      return pg.transaction((tx) => fn(wrap(tx)));
+      return pg.transaction((t) => {
+        const q = wrap(t);
+        // One connection, no concurrent transactions: nothing to gain from pipelining; the
+        // statements run in turn and the transaction commits when `fn` returns.
+        const tx: Tx = {
+          ...q,
+          async commitWith(statements: readonly Statement[]) {
+            const results = [];
+            for (const st of statements) results.push(await q.query(st.sql, st.params));
+            return results;
+          },
+        };
+        return fn(tx);
+      });
     },
     async close() {
       if (closed) return;

@@ -1,5 +1,8 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import type { Db, Queryable, QueryResult, Tx } from './db.js';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Db, Queryable, QueryResult, Statement, Tx } from './db.js';
 import { OID, parseDate, parseInt8, parseNumberArray, parseNumeric } from './types.js';
 
 const custom: Record<number, (v: string) => unknown> = {
@@ -19,8 +22,14 @@ interface PgQueryable {
   query(sql: string, params?: unknown[]): Promise<pg.QueryResult>;
 }
 
-function wrap(q: PgQueryable): Queryable {
+/** COPY … FROM STDIN on one connection. */
+async function copyOn(client: pg.PoolClient, sql: string, data: string): Promise<void> {
+  await pipeline(Readable.from([data]), client.query(copyFrom(sql)));
+}
+
+function wrap(q: PgQueryable, copyIn: (sql: string, data: string) => Promise<void>): Queryable {
   return {
+    copyIn,
     async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
       const res = await q.query(sql, [...params]);
       return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
@@ -50,7 +59,16 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   pool.on('error', () => {});
   const client = await pool.connect();
   client.release();
-  const base = wrap(pool);
+  const base = wrap(pool, async (sql, data) => {
+    const conn = await pool.connect();
+    try {
+      await copyOn(conn, sql, data);
+      conn.release();
+    } catch (err) {
+      conn.release(err as Error); // the connection may be mid-COPY: discard it
+      throw err;
+    }
+  });
   let closed = false;
   return {
     engine: 'postgres',
@@ -59,12 +77,41 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     },
     query: base.query,
     exec: base.exec,
+    copyIn: base.copyIn,
     async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
       const conn = await pool.connect();
+      let ended = false;
       try {
         await conn.query('BEGIN');
-        const result = await fn(wrap(conn));
-        await conn.query('COMMIT');
+        const tx: Tx = {
+          ...wrap(conn, (sql, data) => copyOn(conn, sql, data)),
+          async commitWith(statements: readonly Statement[]) {
+            ended = true;
+            // node-pg's pipeline mode (a documented client option, switched on for these
+            // statements only: COPY cannot run in it) writes them all at once, without waiting
+            // for each answer. After a failed statement the transaction is aborted and the server
+            // turns the COMMIT into a rollback.
+            const piped = conn as pg.PoolClient & { pipeline: boolean };
+            let settled: PromiseSettledResult<pg.QueryResult>[];
+            piped.pipeline = true;
+            try {
+              const sent = statements.map((st) => conn.query(st.sql, [...(st.params ?? [])]));
+              settled = await Promise.allSettled([...sent, conn.query('COMMIT')]);
+            } finally {
+              piped.pipeline = false;
+            }
+            const failed = settled.find((r) => r.status === 'rejected');
+            if (failed) throw failed.reason;
+            const done = (settled.at(-1) as PromiseFulfilledResult<pg.QueryResult>).value;
+            if (done.command !== 'COMMIT') throw new Error(`the transaction ended with ${done.command}`);
+            return settled.slice(0, -1).map((r) => {
+              const res = (r as PromiseFulfilledResult<pg.QueryResult>).value;
+              return { rows: res.rows, rowCount: res.rowCount ?? res.rows.length };
+            });
+          },
+        };
+        const result = await fn(tx);
+        if (!ended) await conn.query('COMMIT');
         conn.release();
         return result;
       } catch (err) {

@@ -5,6 +5,7 @@
  * reports exactly which rule failed — which TypeBox's Errors() would only give after a second pass.
  */
 import { canonicalCountry } from './countries.js';
+import { storableText } from './pii.js';
 import { COUNTRY_FORMAT } from './schemas.js';
 
 export interface Fault {
@@ -67,7 +68,11 @@ function stringCheck(node: SchemaNode, path: string): (value: unknown) => Fault 
   const min = num(node, 'minLength') ?? 0;
   const max = num(node, 'maxLength') ?? Number.POSITIVE_INFINITY;
   const wrong = describe(path, 'wrong_type', 'must be a string');
-  const nul = describe(path, 'invalid_characters', 'must not contain a NUL character (it cannot be stored)');
+  const nul = describe(
+    path,
+    'invalid_characters',
+    'must not contain a NUL character or an unpaired surrogate (it cannot be stored)',
+  );
   const bounds = max === Number.POSITIVE_INFINITY ? `at least ${min}` : `${min} to ${max}`;
   const short = describe(path, 'too_short', `must be ${bounds} characters`);
   const long = describe(path, 'too_long', `must be ${bounds} characters`);
@@ -77,7 +82,7 @@ function stringCheck(node: SchemaNode, path: string): (value: unknown) => Fault 
   }
   return (v) => {
     if (typeof v !== 'string') return wrong;
-    return lengthFault(v, min, max, short, long) ?? (v.includes('\u0000') ? nul : null);
+    return lengthFault(v, min, max, short, long) ?? (storableText(v) ? null : nul);
   };
 }
 

@@ -40,6 +40,8 @@ export interface IngestDeps extends Omit<IngestServiceDeps, 'queue' | 'partition
    * memory queue). */
   queue?: IngestQueue;
   natsUrl?: string | undefined;
+  /** The JetStream stream (default SVC_INGEST). */
+  natsStream?: string;
   mode?: IngestMode;
   /** How often the in-process writer drains the queue. */
   writerIntervalMs?: number;
@@ -59,18 +61,19 @@ declare module 'fastify' {
 }
 
 /** JetStream, connected in the background (the route ingests synchronously until it is). */
-function jetStreamQueue(url: string, log: FastifyBaseLogger): DeferredQueue {
+function jetStreamQueue(url: string, stream: string | undefined, log: FastifyBaseLogger): DeferredQueue {
   return new DeferredQueue(
     'jetstream',
     JETSTREAM_HIGH_WATER,
-    () => JetStreamQueue.connect({ url }),
+    () => JetStreamQueue.connect({ url, ...(stream ? { stream } : {}) }),
     // Never the URL: it may carry credentials.
     (err) => log.warn({ code: errorCode(err) }, 'ingest queue (NATS) unreachable; ingesting synchronously'),
   );
 }
 
 export function registerIngest(app: FastifyInstance, deps: IngestDeps): IngestRuntime {
-  const deferred = !deps.queue && deps.natsUrl ? jetStreamQueue(deps.natsUrl, app.log) : undefined;
+  const deferred =
+    !deps.queue && deps.natsUrl ? jetStreamQueue(deps.natsUrl, deps.natsStream, app.log) : undefined;
   const queue = deps.queue ?? deferred ?? new MemoryQueue();
   const partitions = new Partitions();
   const service = new IngestService({ ...deps, queue, partitions, log: app.log });
@@ -102,13 +105,19 @@ export function registerIngest(app: FastifyInstance, deps: IngestDeps): IngestRu
 
 /** For `svc worker` with NATS_URL: a writer consuming the JetStream queue. start() connects (in the
  * background, retrying) and runs the writer; stop() stops it and closes the connection. */
-export function createIngestWorker(deps: { db: Db; clock: Clock; natsUrl: string; log: FastifyBaseLogger }): {
+export function createIngestWorker(deps: {
+  db: Db;
+  clock: Clock;
+  natsUrl: string;
+  natsStream?: string;
+  log: FastifyBaseLogger;
+}): {
   queue: DeferredQueue;
   writer: IngestWriter;
   start(): void;
   stop(): Promise<void>;
 } {
-  const queue = jetStreamQueue(deps.natsUrl, deps.log);
+  const queue = jetStreamQueue(deps.natsUrl, deps.natsStream, deps.log);
   const writer = new IngestWriter({
     db: deps.db,
     clock: deps.clock,

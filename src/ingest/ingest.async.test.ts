@@ -11,6 +11,7 @@ import { migrate, openPglite } from '../db/index.js';
 import { insertEvents } from './ingest.repo.js';
 import { Partitions } from './partitions.js';
 import type { MemoryQueue } from './queue.js';
+import { storeBatches } from './writer.js';
 
 describe.each(testEngines())('async ingest, countries and recent events (%s)', (engine) => {
   let t: TestApp;
@@ -51,16 +52,21 @@ describe.each(testEngines())('async ingest, countries and recent events (%s)', (
     ]);
   });
 
-  it('keeps a batch queued when the write fails and stores it once on the next run', async () => {
+  it('keeps a batch queued when the write fails, and a batch stored before is not stored again', async () => {
     const k = await ingestKey(t);
     await postEvents(t.app, { api_key: k.key, events: sdkEvents(1, 3) });
-    const [message] = await queue.pull(100);
-    // A redelivered batch whose rows were already written (crash between insert and ack).
-    await insertEvents(t.testDb.db, message!.batch.rows);
-    await message!.nack();
-    expect(queue.depth()).toBe(3);
-    expect(await t.app.ingest.writer.flush()).toBe(3);
-    expect(await storedEvents(t, k.teamId)).toHaveLength(3);
+    await postEvents(t.app, { api_key: k.key, events: sdkEvents(4, 2) });
+    const [stored, failed] = await queue.pull(100);
+    // The first was stored, then the writer crashed before acking: it comes back.
+    await storeBatches({ db: t.testDb.db, partitions: new Partitions() }, [stored!.batch]);
+    await stored!.nack();
+    // The second's write failed: it comes back too.
+    await failed!.nack();
+    expect(queue.depth()).toBe(5);
+    expect(await t.app.ingest.writer.flush()).toBe(2);
+    expect((await storedEvents(t, k.teamId)).map((r) => r.event_id)).toEqual(
+      sdkEvents(1, 5).map((e) => e.event_id),
+    );
   });
 
   it('keeps each accepted batch in the outbox until stored, and relays a batch whose message was lost', async () => {

@@ -1,8 +1,8 @@
 /**
  * Every SQL statement of the ingest pipeline. Batches are written with one statement each
- * (unnest / json_to_recordset), never one statement per event.
+ * (COPY for events, unnest for the rest), never one statement per event.
  */
-import type { Queryable } from '../db/index.js';
+import type { Queryable, Statement } from '../db/index.js';
 
 /** One event as stored (and as carried by the queue: plain JSON, dates as ISO strings). */
 export interface EventRow {
@@ -82,24 +82,23 @@ export async function chargeQuota(
   return r.rows[0]?.granted ?? 0;
 }
 
-/** Charges all `wanted` events or none: adds them when the month's usage stays within `quota`
- * and returns whether it did. Each batch of a team waits on this row's lock until its transaction
- * ends, so the optimistic path calls this last, keeping the lock for the commit only. */
-export async function chargeQuotaAll(
-  q: Queryable,
+/** SQLSTATE of svc_charge_ingest_quota when the batch no longer fits. */
+export const QUOTA_RACE_SQLSTATE = 'SVQ01';
+
+/** Charges all `wanted` events or none: adds them when the month's usage stays within `quota`,
+ * else fails with QUOTA_RACE_SQLSTATE (aborting the transaction). Every batch of a team waits on
+ * this row's lock until its transaction ends, so it is sent last, together with the COMMIT
+ * (Tx.commitWith). */
+export function chargeQuotaAllStatement(
   teamId: number,
   month: string,
   wanted: number,
   quota: number,
-): Promise<boolean> {
-  const r = await q.query(
-    `INSERT INTO ingest_usage AS u (team_id, month, used) SELECT $1, $2, $3::bigint WHERE $3::bigint <= $4::bigint
-     ON CONFLICT (team_id, month) DO UPDATE SET used = u.used + EXCLUDED.used
-      WHERE u.used + EXCLUDED.used <= $4::bigint
-     RETURNING 1`,
-    [teamId, month, wanted, quota],
-  );
-  return r.rows.length > 0;
+): Statement {
+  return {
+    sql: 'SELECT svc_charge_ingest_quota($1, $2::date, $3::bigint, $4::bigint)',
+    params: [teamId, month, wanted, quota],
+  };
 }
 
 export async function monthUsage(q: Queryable, teamId: number, month: string): Promise<number> {
@@ -110,24 +109,33 @@ export async function monthUsage(q: Queryable, teamId: number, month: string): P
   return r.rows[0]?.used ?? 0;
 }
 
-/** Remembers each player's latest session_start country. */
+/** Remembers each player's latest session_start country (null: nothing to remember). */
+export function upsertPlayerCountriesStatement(
+  teamId: number,
+  entries: readonly { player_id: string; country: string }[],
+  now: Date,
+): Statement | null {
+  if (entries.length === 0) return null;
+  // In player order, so concurrent batches lock shared players' rows in one order (no deadlock).
+  const sorted = [...entries].sort((a, b) =>
+    a.player_id < b.player_id ? -1 : a.player_id > b.player_id ? 1 : 0,
+  );
+  return {
+    sql: `INSERT INTO player_countries (team_id, player_id, country, updated_at)
+          SELECT $1, p, c, $4 FROM unnest($2::text[], $3::text[]) AS t(p, c)
+          ON CONFLICT (team_id, player_id) DO UPDATE SET country = EXCLUDED.country, updated_at = EXCLUDED.updated_at`,
+    params: [teamId, sorted.map((e) => e.player_id), sorted.map((e) => e.country), now],
+  };
+}
+
 export async function upsertPlayerCountries(
   q: Queryable,
   teamId: number,
   entries: readonly { player_id: string; country: string }[],
   now: Date,
 ): Promise<void> {
-  if (entries.length === 0) return;
-  // In player order, so concurrent batches lock shared players' rows in one order (no deadlock).
-  const sorted = [...entries].sort((a, b) =>
-    a.player_id < b.player_id ? -1 : a.player_id > b.player_id ? 1 : 0,
-  );
-  await q.query(
-    `INSERT INTO player_countries (team_id, player_id, country, updated_at)
-     SELECT $1, p, c, $4 FROM unnest($2::text[], $3::text[]) AS t(p, c)
-     ON CONFLICT (team_id, player_id) DO UPDATE SET country = EXCLUDED.country, updated_at = EXCLUDED.updated_at`,
-    [teamId, sorted.map((e) => e.player_id), sorted.map((e) => e.country), now],
-  );
+  const st = upsertPlayerCountriesStatement(teamId, entries, now);
+  if (st) await q.query(st.sql, st.params);
 }
 
 export async function playerCountries(
@@ -143,22 +151,36 @@ export async function playerCountries(
   return new Map(r.rows.map((row) => [row.player_id, row.country]));
 }
 
-/** Inserts a batch in one statement; a row already stored (a redelivered queue message) is
- * skipped. Returns how many rows were new. */
-export async function insertEvents(q: Queryable, rows: readonly EventRow[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const r = await q.query(
-    `INSERT INTO events (team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id,
-                         player_id, session_id, type, payload, country)
-     SELECT team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id,
-            player_id, session_id, type, payload, country
-       FROM jsonb_to_recordset($1::jsonb) AS r(team_id bigint, key_id bigint, sdk_version text,
-            received_at timestamptz, event_id text, ts timestamptz, platform text, game_id text,
-            player_id text, session_id text, type text, payload jsonb, country text)
-     ON CONFLICT DO NOTHING`,
-    [JSON.stringify(rows)],
+const EVENT_COLUMNS =
+  'team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id, player_id, session_id, type, payload, country';
+const COPY_EVENTS = `COPY events (${EVENT_COLUMNS}) FROM STDIN`;
+const COPY_SPECIAL = /[\\\t\n\r]/;
+
+/** A text value in COPY's text format: backslash, tab, newline and carriage return escaped. */
+function copyText(v: string | null): string {
+  if (v === null) return '\\N';
+  if (!COPY_SPECIAL.test(v)) return v;
+  return v.replace(/[\\\t\n\r]/g, (c) =>
+    c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r',
   );
-  return r.rowCount;
+}
+
+/** The rows in COPY's text format, one line each, columns in EVENT_COLUMNS order. */
+export function eventsCopyText(rows: readonly EventRow[]): string {
+  let out = '';
+  for (const r of rows) {
+    // JSON text holds no raw tab or line break (JSON escapes them), only backslashes to double.
+    const payload = JSON.stringify(r.payload);
+    out += `${r.team_id}\t${r.key_id}\t${copyText(r.sdk_version)}\t${r.received_at}\t${copyText(r.event_id)}\t${r.ts}\t${copyText(r.platform)}\t${copyText(r.game_id)}\t${copyText(r.player_id)}\t${copyText(r.session_id)}\t${copyText(r.type)}\t${payload.includes('\\') ? payload.replaceAll('\\', '\\\\') : payload}\t${copyText(r.country)}\n`;
+  }
+  return out;
+}
+
+/** Inserts a batch with one COPY. Not idempotent by itself: callers store a batch once, in the
+ * transaction that records its event ids (sync) or deletes its outbox row (the queue writer). */
+export async function insertEvents(q: Queryable, rows: readonly EventRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await q.copyIn(COPY_EVENTS, eventsCopyText(rows));
 }
 
 /** Creates the month's partition unless it exists. DDL takes no parameters: the name and bounds
@@ -175,18 +197,28 @@ export async function createMonthPartition(q: Queryable, year: number, month: nu
   );
 }
 
-/** Keeps an accepted batch until the writer has stored it; returns its id. */
-export async function insertOutbox(q: Queryable, rows: readonly EventRow[], now: Date): Promise<number> {
+/** Keeps accepted batches (their rows as JSON text) until the writer has stored them; returns
+ * their ids in the order given. */
+export async function insertOutbox(q: Queryable, parts: readonly string[], now: Date): Promise<number[]> {
   const r = await q.query<{ id: number }>(
-    'INSERT INTO ingest_outbox (created_at, rows) VALUES ($1, $2::jsonb) RETURNING id',
-    [now, JSON.stringify(rows)],
+    `INSERT INTO ingest_outbox (created_at, rows)
+     SELECT $1, p FROM unnest($2::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n
+     RETURNING id`,
+    [now, parts],
   );
-  return r.rows[0]!.id;
+  return r.rows.map((row) => row.id).sort((a, b) => a - b);
 }
 
-export async function deleteOutbox(q: Queryable, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await q.query('DELETE FROM ingest_outbox WHERE id = ANY($1::bigint[])', [ids]);
+/** Deletes the outbox rows of `ids` still there and returns those: the batches this transaction
+ * now owns and must store. A batch already stored (by another writer, or by the request's
+ * fallback) has no row left, so a redelivered or relayed copy stores nothing. */
+export async function claimOutbox(q: Queryable, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const r = await q.query<{ id: number }>(
+    'DELETE FROM ingest_outbox WHERE id = ANY($1::bigint[]) RETURNING id',
+    [ids],
+  );
+  return new Set(r.rows.map((row) => row.id));
 }
 
 /** Batches accepted before `before` and still not stored: their queue message was lost. */
@@ -194,8 +226,8 @@ export async function staleOutbox(
   q: Queryable,
   before: Date,
   limit: number,
-): Promise<{ id: number; rows: EventRow[] }[]> {
-  const r = await q.query<{ id: number; rows: EventRow[] }>(
+): Promise<{ id: number; rows: string }[]> {
+  const r = await q.query<{ id: number; rows: string }>(
     'SELECT id, rows FROM ingest_outbox WHERE created_at < $1 ORDER BY id LIMIT $2',
     [before, limit],
   );
@@ -221,7 +253,7 @@ export async function recentEvents(q: Queryable, teamId: number, limit: number):
     `SELECT event_id, type, platform, game_id, player_id, session_id, ts, received_at, country,
             sdk_version, payload
        FROM events WHERE team_id = $1
-      ORDER BY received_at DESC, id DESC
+      ORDER BY received_at DESC, event_id DESC
       LIMIT $2`,
     [teamId, limit],
   );

@@ -21,9 +21,10 @@ import {
 } from './batch.js';
 import * as repo from './ingest.repo.js';
 import { monthOf, type Partitions } from './partitions.js';
-import type { IngestQueue } from './queue.js';
+import type { IngestQueue, QueuedBatch } from './queue.js';
 import type { IngestError } from './types.js';
 import { validateBatch } from './validate.js';
+import { storeBatches } from './writer.js';
 
 export type IngestMode = 'sync' | 'async';
 /** The authenticated key of an ingest request. */
@@ -72,8 +73,20 @@ interface Settled {
   rows: repo.EventRow[];
   errors: IngestError[];
   deduped: number;
-  /** Async mode: the batch's ingest_outbox row. */
-  outboxId?: number;
+  /** Async mode: the accepted rows as outbox batches (one, unless too big for one message). */
+  batches?: QueuedBatch[];
+}
+
+/** The largest batch JSON sent as one queue message (NATS refuses payloads over 1 MiB by default;
+ * a full 1 MB request with its row metadata can pass that). */
+export const MAX_MESSAGE_BYTES = 900 * 1024;
+
+/** The rows as outbox parts: their JSON, split in halves until each part fits in a message. */
+export function outboxParts(rows: readonly repo.EventRow[]): { rows: repo.EventRow[]; json: string }[] {
+  const json = JSON.stringify(rows);
+  if (rows.length <= 1 || Buffer.byteLength(json) <= MAX_MESSAGE_BYTES) return [{ rows: [...rows], json }];
+  const half = Math.ceil(rows.length / 2);
+  return [...outboxParts(rows.slice(0, half)), ...outboxParts(rows.slice(half))];
 }
 
 export class IngestService {
@@ -117,10 +130,19 @@ export class IngestService {
     const queued = this.mode === 'async' && this.queueHasRoom();
     const ctx = { teamId: key.teamId, keyId: key.keyId, sdkVersion, receivedAt };
     // Sync: the rows go into `events`; async: into the outbox, for the writer.
-    const write = async (tx: Tx, rows: repo.EventRow[]): Promise<number | undefined> => {
-      if (!queued) await repo.insertEvents(tx, rows);
-      else if (rows.length > 0) return repo.insertOutbox(tx, rows, receivedAt);
-      return undefined;
+    const write = async (tx: Tx, rows: repo.EventRow[]): Promise<QueuedBatch[] | undefined> => {
+      if (!queued) {
+        await repo.insertEvents(tx, rows);
+        return undefined;
+      }
+      if (rows.length === 0) return undefined;
+      const parts = outboxParts(rows);
+      const ids = await repo.insertOutbox(
+        tx,
+        parts.map((p) => p.json),
+        receivedAt,
+      );
+      return parts.map((p, i) => ({ rows: p.rows, outboxId: ids[i]!, encodedRows: p.json }));
     };
     const settle = (optimistic: boolean) =>
       this.deps.db.transaction((tx) => this.settle(tx, key, prepared.candidates, ctx, write, optimistic));
@@ -132,7 +154,7 @@ export class IngestService {
       if (!(err instanceof QuotaRace)) throw err;
       settled = await settle(false);
     }
-    const mode = queued ? await this.enqueue(settled.rows, settled.outboxId) : 'sync';
+    const mode = queued ? await this.enqueue(settled.batches ?? []) : 'sync';
     const all = [...prepared.errors, ...settled.errors].sort((a, b) => a.index - b.index);
     const counts = {
       accepted: settled.rows.length,
@@ -156,20 +178,19 @@ export class IngestService {
     return q.healthy() && q.depth() < q.highWaterMark;
   }
 
-  /** Publishes the committed rows; if the queue refuses them, writes them now (still exactly
-   * once: the event ids are committed and the insert is idempotent). Should this process die
-   * first, the outbox row is still there for the relay. */
-  private async enqueue(rows: repo.EventRow[], outboxId: number | undefined): Promise<IngestMode> {
-    if (rows.length === 0 || outboxId === undefined) return 'async';
+  /** Publishes the committed batches; if the queue refuses one, stores what is still in the outbox
+   * now (still exactly once: a batch is stored only by whoever deletes its outbox row). Should
+   * this process die first, the outbox rows are still there for the relay. */
+  private async enqueue(batches: QueuedBatch[]): Promise<IngestMode> {
     try {
-      await this.deps.queue.publish({ rows, outboxId });
+      for (const batch of batches) await this.deps.queue.publish(batch);
       return 'async';
     } catch {
-      this.deps.log?.warn({ events: rows.length }, 'ingest queue refused a batch; writing it synchronously');
-      await this.deps.db.transaction(async (tx) => {
-        await repo.insertEvents(tx, rows);
-        await repo.deleteOutbox(tx, [outboxId]);
-      });
+      this.deps.log?.warn(
+        { batches: batches.length },
+        'ingest queue refused a batch; writing it synchronously',
+      );
+      await storeBatches(this.deps, batches);
       return 'sync';
     }
   }
@@ -178,8 +199,9 @@ export class IngestService {
    * Dedupe, quota, countries and the write inside the request transaction. The team's usage row
    * is locked from its update to the commit, so every other batch of the team waits for it: when
    * the whole batch fits in what is left (`optimistic`, read without a lock), everything is
-   * written first and the quota charged at the end, all or nothing (QuotaRace when concurrent
-   * batches took the room meanwhile). Otherwise the quota is charged first and decides which
+   * written first, and the player countries and the quota charge (all or nothing: QuotaRace when
+   * concurrent batches took the room meanwhile) are sent with the COMMIT in one go, so those
+   * locks are held for no round trip. Otherwise the quota is charged first and decides which
    * events are accepted. Both take their locks in one order: event ids, usage, player countries.
    */
   private async settle(
@@ -187,7 +209,7 @@ export class IngestService {
     key: IngestKey,
     candidates: Candidate[],
     ctx: RowContext,
-    write: (tx: Tx, rows: repo.EventRow[]) => Promise<number | undefined>,
+    write: (tx: Tx, rows: repo.EventRow[]) => Promise<QueuedBatch[] | undefined>,
     optimistic: boolean,
   ): Promise<Settled> {
     const ids = candidates.map((c) => c.event.event_id).sort();
@@ -202,10 +224,22 @@ export class IngestService {
     if (optimistic && (await repo.monthUsage(tx, key.teamId, month)) + novel.length <= quota) {
       const cached = await repo.playerCountries(tx, key.teamId, playersNeedingCountry(novel));
       const rows = toRows(novel, cached, ctx);
-      const outboxId = await write(tx, rows);
-      if (!(await repo.chargeQuotaAll(tx, key.teamId, month, novel.length, quota))) throw new QuotaRace();
-      await repo.upsertPlayerCountries(tx, key.teamId, sessionCountries(novel), ctx.receivedAt);
-      return { rows, errors: [], deduped, ...(outboxId === undefined ? {} : { outboxId }) };
+      const batches = await write(tx, rows);
+      const countries = repo.upsertPlayerCountriesStatement(
+        key.teamId,
+        sessionCountries(novel),
+        ctx.receivedAt,
+      );
+      try {
+        await tx.commitWith([
+          repo.chargeQuotaAllStatement(key.teamId, month, novel.length, quota),
+          ...(countries ? [countries] : []),
+        ]);
+      } catch (err) {
+        if ((err as { code?: unknown }).code === repo.QUOTA_RACE_SQLSTATE) throw new QuotaRace();
+        throw err;
+      }
+      return { rows, errors: [], deduped, ...(batches ? { batches } : {}) };
     }
     const granted = await repo.chargeQuota(tx, key.teamId, month, novel.length, quota);
     if (granted === 0) throw quotaExceeded(quota, ctx.receivedAt);
@@ -221,12 +255,12 @@ export class IngestService {
     const cached = await repo.playerCountries(tx, key.teamId, playersNeedingCountry(accepted));
     await repo.upsertPlayerCountries(tx, key.teamId, sessionCountries(accepted), ctx.receivedAt);
     const rows = toRows(accepted, cached, ctx);
-    const outboxId = await write(tx, rows);
+    const batches = await write(tx, rows);
     return {
       rows,
       errors: quotaErrors(refused, quotaResetDate(ctx.receivedAt)),
       deduped,
-      ...(outboxId === undefined ? {} : { outboxId }),
+      ...(batches ? { batches } : {}),
     };
   }
 }

@@ -5,11 +5,12 @@ import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { migratedDb, type TestDb } from '../../test/helpers/db.js';
 import { ingestKey, postEvents, sdkEvents, storedEvents } from '../../test/helpers/ingest.js';
 import { systemClock } from '../clock.js';
-import { type EventRow, insertEvents } from './ingest.repo.js';
+import { type EventRow, insertOutbox } from './ingest.repo.js';
+import { outboxParts } from './ingest.service.js';
 import { JetStreamQueue } from './jetstream.js';
 import { Partitions } from './partitions.js';
-import type { DeferredQueue } from './queue.js';
-import { IngestWriter } from './writer.js';
+import type { DeferredQueue, QueuedBatch } from './queue.js';
+import { IngestWriter, storeBatches } from './writer.js';
 
 const NATS_URL = process.env.NATS_URL;
 
@@ -57,37 +58,55 @@ describe.skipIf(!NATS_URL)('JetStream ingest queue', () => {
     await withJsm((jsm) => jsm.streams.delete(stream));
   });
 
-  it('redelivers a nacked batch, and the writer stores it once even when it was written before', async () => {
-    await queue.publish({ rows: [row(1), row(2)] });
-    await queue.publish({ rows: [row(3)] });
+  /** Batches in the outbox (as the request leaves them), ready to publish. */
+  async function outboxed(...batches: EventRow[][]): Promise<QueuedBatch[]> {
+    const ids = await insertOutbox(
+      t.db,
+      batches.map((rows) => JSON.stringify(rows)),
+      new Date(),
+    );
+    return batches.map((rows, i) => ({ rows, outboxId: ids[i]! }));
+  }
+
+  it('redelivers a nacked batch, and the writer stores it once even when it was stored before', async () => {
+    const [b1, b2] = await outboxed([row(1), row(2)], [row(3)]);
+    await queue.publish(b1!);
+    await queue.publish(b2!);
     expect(await queue.refreshDepth()).toBe(2);
     const [first, second] = await queue.pull(5_000);
-    expect(first!.batch.rows.map((r) => r.event_id)).toEqual(['evt-00000001', 'evt-00000002']);
-    await second!.ack();
-    // A writer that inserted the batch, then failed before acking it.
-    await new Partitions().ensure(t.db, [row(1).ts]);
-    await insertEvents(t.db, first!.batch.rows);
+    expect(first!.batch).toEqual(b1);
+    // A writer that stored the first batch, then died before acking either.
+    const partitions = new Partitions();
+    expect(await storeBatches({ db: t.db, partitions }, [first!.batch])).toBe(2);
     await first!.nack();
-    expect(await queue.refreshDepth()).toBe(1);
-    const writer = new IngestWriter({ db: t.db, clock: systemClock, queue, partitions: new Partitions() });
-    // The nack asked for redelivery after 1 s.
+    await second!.nack();
+    expect(await queue.refreshDepth()).toBe(2);
+    const writer = new IngestWriter({ db: t.db, clock: systemClock, queue, partitions });
+    // The nacks asked for redelivery after 1 s; the first batch's outbox row is gone: skipped.
     await new Promise((r) => setTimeout(r, 1_200));
-    expect(await writer.flush()).toBe(2);
+    expect(await writer.flush()).toBe(1);
     expect(await queue.refreshDepth()).toBe(0);
     const stored = await t.db.query<{ event_id: string }>('SELECT event_id FROM events ORDER BY event_id');
-    expect(stored.rows.map((r) => r.event_id)).toEqual(['evt-00000001', 'evt-00000002']);
+    expect(stored.rows.map((r) => r.event_id)).toEqual(['evt-00000001', 'evt-00000002', 'evt-00000003']);
+    expect((await t.db.query('SELECT 1 FROM ingest_outbox')).rowCount).toBe(0);
   });
 
-  it('splits a batch larger than the server accepts into several messages', async () => {
+  it('carries batches split to fit the server, and refuses a message over its max_payload', async () => {
     const big = (n: number) => ({ ...row(n), payload: { level: n, blob: 'x'.repeat(600_000) } });
-    await queue.publish({ rows: [big(10), big(11), big(12)] });
-    const messages = await queue.pull(5_000);
-    expect(messages.map((m) => m.batch.rows.map((r) => r.event_id))).toEqual([
+    const parts = outboxParts([big(10), big(11), big(12)]);
+    expect(parts.map((p) => p.rows.map((r) => r.event_id))).toEqual([
       ['evt-00000010'],
       ['evt-00000011'],
       ['evt-00000012'],
     ]);
+    for (const [i, p] of parts.entries())
+      await queue.publish({ rows: p.rows, outboxId: 100 + i, encodedRows: p.json });
+    const messages = await queue.pull(5_000);
+    expect(messages.map((m) => [m.batch.outboxId, m.batch.rows[0]!.payload])).toEqual(
+      parts.map((p, i) => [100 + i, p.rows[0]!.payload]),
+    );
     for (const m of messages) await m.ack();
+    await expect(queue.publish({ rows: [big(13), big(14)], outboxId: 200 })).rejects.toThrow(/max_payload/);
   });
 });
 

@@ -10,7 +10,6 @@ import {
   connect,
   DiscardPolicy,
   type JetStreamClient,
-  JSONCodec,
   type JsMsg,
   type NatsConnection,
   RetentionPolicy,
@@ -30,7 +29,18 @@ export interface JetStreamOptions {
 }
 
 export const JETSTREAM_HIGH_WATER = 10_000;
-const codec = JSONCodec<QueuedBatch>();
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The wire form of a batch: its outbox id and rows, reusing the rows' JSON when already made. */
+export function encodeBatch(batch: QueuedBatch): Uint8Array {
+  const rows = batch.encodedRows ?? JSON.stringify(batch.rows);
+  return encoder.encode(`{"outboxId":${batch.outboxId},"rows":${rows}}`);
+}
+
+export function decodeBatch(data: Uint8Array): QueuedBatch {
+  return JSON.parse(decoder.decode(data)) as QueuedBatch;
+}
 const DEPTH_REFRESH_MS = 1_000;
 
 export class JetStreamQueue implements IngestQueue {
@@ -103,17 +113,11 @@ export class JetStreamQueue implements IngestQueue {
   }
 
   async publish(batch: QueuedBatch): Promise<void> {
-    const data = codec.encode(batch);
-    // A full 1 MiB request with its row metadata can pass the server's max_payload (1 MiB by
-    // default): such a batch goes as two messages. Only the last part carries the outbox id, so
-    // the outbox row outlives a crash between the parts (the relay then republishes it whole).
+    const data = encodeBatch(batch);
+    // The service splits batches so each fits (MAX_MESSAGE_BYTES); a server configured with a
+    // smaller max_payload refuses them, and the service then stores them synchronously.
     const max = this.nc.info?.max_payload ?? 1024 * 1024;
-    if (data.length > max && batch.rows.length > 1) {
-      const half = Math.ceil(batch.rows.length / 2);
-      await this.publish({ rows: batch.rows.slice(0, half) });
-      await this.publish({ ...batch, rows: batch.rows.slice(half) });
-      return;
-    }
+    if (data.length > max) throw new Error(`an ingest batch of ${data.length} bytes exceeds max_payload`);
     // Resolves on the stream's ack: the batch is on disk on the server.
     await this.js.publish(this.names.subject, data);
     this.pending += 1;
@@ -152,7 +156,7 @@ export class JetStreamQueue implements IngestQueue {
 
 function message(m: JsMsg): QueueMessage {
   return {
-    batch: codec.decode(m.data),
+    batch: decodeBatch(m.data),
     ack: async () => {
       // Waits for the server's confirmation: only then is the batch gone for good.
       await m.ackAck();

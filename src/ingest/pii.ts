@@ -32,6 +32,12 @@ export interface ScanFault {
   segments: (string | number)[];
 }
 
+/** Whether Postgres text and jsonb can hold `s`: no U+0000 and no unpaired UTF-16 surrogate (jsonb
+ * refuses the `\ud800` escape JSON.stringify writes for one, which would fail the whole batch). */
+export function storableText(s: string): boolean {
+  return !s.includes('\u0000') && (s as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
 export function isPersonalDataKey(key: string): boolean {
   return key.length <= LONGEST_GUARDED && GUARDED.has(key.toLowerCase());
 }
@@ -43,8 +49,8 @@ interface Walk {
 /** Checks one value found at `depth`; returns the fault with its path built on the way back up. */
 function scanValue(value: unknown, depth: number, walk: Walk): ScanFault | null {
   if (typeof value === 'string') {
-    // Postgres text and jsonb cannot hold U+0000: refuse the one event, not fail the whole batch.
-    return value.includes('\u0000') ? { code: 'invalid_characters', segments: [] } : null;
+    // Refuse the one event, not fail the whole batch at the insert.
+    return storableText(value) ? null : { code: 'invalid_characters', segments: [] };
   }
   if (typeof value !== 'object' || value === null) return null;
   if (depth > MAX_PAYLOAD_DEPTH) return { code: 'too_deep', segments: [] };
@@ -71,7 +77,7 @@ function scanObject(object: object, depth: number, walk: Walk): ScanFault | null
   const record = object as Record<string, unknown>;
   for (const key of keys) {
     if (isPersonalDataKey(key)) return { code: 'personal_data', segments: [key] };
-    if (key.includes('\u0000')) return { code: 'invalid_characters', segments: [key] };
+    if (!storableText(key)) return { code: 'invalid_characters', segments: [key] };
     const fault = scanValue(record[key], depth + 1, walk);
     if (fault !== null) {
       fault.segments.push(key);

@@ -2,14 +2,17 @@
  * The ingest queue between the request (validated, deduped, quota charged, committed) and the
  * writer (inserts into `events`). An interface so a NATS JetStream implementation can replace the
  * in-process one; the contract is at-least-once: a message is removed only when acked, and the
- * writer's insert is idempotent (events' unique key), so redelivery stores nothing twice.
+ * writer stores a batch only while claiming its outbox row, so redelivery stores nothing twice.
  */
 import type { EventRow } from './ingest.repo.js';
 
 export interface QueuedBatch {
   rows: EventRow[];
-  /** The batch's ingest_outbox row, deleted when the rows are stored. */
-  outboxId?: number;
+  /** The batch's ingest_outbox row: the writer stores the rows in the transaction that deletes it,
+   * and stores nothing when it is already gone (the batch was stored before). */
+  outboxId: number;
+  /** `rows` as JSON, when already encoded (the outbox's copy): saves encoding them again. */
+  encodedRows?: string;
 }
 
 export interface QueueMessage {

@@ -201,7 +201,7 @@ describe('validateEvent: rejected events', () => {
     accepted(ev('custom', { name: 'n', ok }));
   });
 
-  it('refuses huge payloads and NUL characters', () => {
+  it('refuses huge payloads, NUL characters and unpaired surrogates', () => {
     const big = Object.fromEntries(Array.from({ length: 10_001 }, (_, i) => [`k${i}`, i]));
     expect(rejected(ev('custom', { name: 'n', big })).code).toBe('too_large');
     expect(rejected(ev('custom', { name: 'n', list: ['a', 'b\u0000'] }))).toMatchObject({
@@ -213,6 +213,14 @@ describe('validateEvent: rejected events', () => {
       field: 'game_id',
       code: 'invalid_characters',
     });
+    // jsonb refuses the escape JSON.stringify writes for a lone surrogate: one event, not the batch.
+    expect(rejected(ev('custom', { name: 'n', note: 'a\ud800' }))).toMatchObject({
+      field: 'payload.note',
+      code: 'invalid_characters',
+    });
+    expect(rejected(ev('custom', { name: 'n', '\udc00': 1 })).code).toBe('invalid_characters');
+    expect(rejected({ ...ev('level', { level: 1 }), player_id: 'p\udc00' }).field).toBe('player_id');
+    accepted(ev('custom', { name: 'n', note: 'emoji \ud83c\udfae ok' }));
   });
 
   it('quotes odd keys in paths and cuts long ones', () => {

@@ -75,7 +75,7 @@ const SCAN_MESSAGES = {
   personal_data: 'is a personal-data key; send hashed or no personal data',
   too_deep: 'nests deeper than 32 levels',
   too_large: 'has more than 10000 keys and elements in all',
-  invalid_characters: 'contains a NUL character, which cannot be stored',
+  invalid_characters: 'contains a NUL character or an unpaired surrogate, which cannot be stored',
 } as const;
 
 const requiredFault = (rule: FieldRule): Fault => fault('required', `${rule.path} is required`);

@@ -1,16 +1,17 @@
 /**
  * The queue writer: takes accepted batches off the ingest queue and inserts them into `events`,
- * many batches per statement, deleting their outbox rows in the same transaction. A message is
- * acked only after that commit; on failure it is nacked and retried, and the insert is
- * idempotent, so nothing is lost and nothing is stored twice. The relay re-publishes outbox rows
- * whose message was lost (a crash between commit and publish, or with the memory queue).
+ * many batches per COPY, in the transaction that deletes their outbox rows; a batch whose row is
+ * already gone was stored before (a redelivery, a relayed copy, the request's own fallback) and is
+ * skipped. A message is acked only after that commit; on failure it is nacked and retried, so
+ * nothing is lost and nothing is stored twice. The relay re-publishes outbox rows whose message
+ * was lost (a crash between commit and publish, or with the memory queue).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
-import { deleteOutbox, insertEvents, staleOutbox } from './ingest.repo.js';
+import { claimOutbox, type EventRow, insertEvents, staleOutbox } from './ingest.repo.js';
 import type { Partitions } from './partitions.js';
-import type { IngestQueue } from './queue.js';
+import type { IngestQueue, QueuedBatch } from './queue.js';
 
 export interface WriterDeps {
   db: Db;
@@ -32,6 +33,30 @@ function code(err: unknown): unknown {
   return (err as { code?: unknown } | null)?.code;
 }
 
+/**
+ * Stores the batches whose outbox row this transaction deletes (all of them, unless some were
+ * stored before) and returns the events stored. Used by the writer and by the request when the
+ * queue refuses a batch it already put in the outbox.
+ */
+export async function storeBatches(
+  deps: Pick<WriterDeps, 'db' | 'partitions'>,
+  batches: readonly QueuedBatch[],
+): Promise<number> {
+  await deps.partitions.ensure(
+    deps.db,
+    batches.flatMap((b) => b.rows.map((r) => r.ts)),
+  );
+  return deps.db.transaction(async (tx) => {
+    const owned = await claimOutbox(
+      tx,
+      batches.map((b) => b.outboxId),
+    );
+    const rows = batches.filter((b) => owned.has(b.outboxId)).flatMap((b) => b.rows);
+    await insertEvents(tx, rows);
+    return rows.length;
+  });
+}
+
 export class IngestWriter {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
@@ -40,30 +65,26 @@ export class IngestWriter {
 
   constructor(private readonly deps: WriterDeps) {}
 
-  /** Writes one pull's worth; returns the events written (0 when the queue was empty). */
-  async writeOnce(): Promise<number> {
+  /** Writes one pull's worth; returns the events written, or null when the queue was empty. */
+  async writeOnce(): Promise<number | null> {
     const messages = await this.deps.queue.pull(WRITE_CHUNK);
-    if (messages.length === 0) return 0;
-    const rows = messages.flatMap((m) => m.batch.rows);
-    const outboxIds = messages.flatMap((m) => (m.batch.outboxId === undefined ? [] : [m.batch.outboxId]));
+    if (messages.length === 0) return null;
+    let stored = 0;
     try {
-      await this.deps.partitions.ensure(
-        this.deps.db,
-        rows.map((r) => r.ts),
+      stored = await storeBatches(
+        this.deps,
+        messages.map((m) => m.batch),
       );
-      await this.deps.db.transaction(async (tx) => {
-        await insertEvents(tx, rows);
-        await deleteOutbox(tx, outboxIds);
-      });
     } catch (err) {
       await Promise.all(messages.map((m) => m.nack()));
       throw err;
     }
     await Promise.all(messages.map((m) => m.ack()));
-    return rows.length;
+    return stored;
   }
 
-  /** Writes until the queue is empty (or a write fails); one run at a time. */
+  /** Writes until the queue is empty (or a write fails) and returns the events written; one run
+   * at a time. */
   flush(): Promise<number> {
     this.running ??= this.drain().finally(() => {
       this.running = undefined;
@@ -75,7 +96,7 @@ export class IngestWriter {
     let total = 0;
     for (;;) {
       const n = await this.writeOnce();
-      if (n === 0) return total;
+      if (n === null) return total;
       total += n;
     }
   }
@@ -84,7 +105,13 @@ export class IngestWriter {
   async relay(now: Date): Promise<number> {
     if (!this.deps.queue.healthy()) return 0;
     const stale = await staleOutbox(this.deps.db, new Date(now.getTime() - RELAY_AFTER_MS), 100);
-    for (const b of stale) await this.deps.queue.publish({ rows: b.rows, outboxId: b.id });
+    for (const b of stale) {
+      await this.deps.queue.publish({
+        rows: JSON.parse(b.rows) as EventRow[],
+        outboxId: b.id,
+        encodedRows: b.rows,
+      });
+    }
     if (stale.length > 0)
       this.deps.log?.warn({ batches: stale.length }, 'ingest relay re-published lost batches');
     return stale.length;

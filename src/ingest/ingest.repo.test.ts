@@ -1,0 +1,90 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedDb, type TestDb, testEngines } from '../../test/helpers/db.js';
+import { type EventRow, eventsCopyText, insertEvents } from './ingest.repo.js';
+import { Partitions } from './partitions.js';
+
+function row(n: number, over: Partial<EventRow> = {}): EventRow {
+  return {
+    team_id: 3,
+    key_id: 9,
+    sdk_version: 'lua/1.2.0',
+    received_at: '2026-11-23T10:00:00.000Z',
+    event_id: `evt-${String(n).padStart(8, '0')}`,
+    ts: '2026-11-23T09:00:00.000Z',
+    platform: 'platform_1',
+    game_id: 'g',
+    player_id: 'p',
+    session_id: null,
+    type: 'custom',
+    payload: { name: 'n' },
+    country: null,
+    ...over,
+  };
+}
+
+/** What a stored row reads back as, in the row's own shape. */
+async function readBack(t: TestDb, teamId: number): Promise<EventRow[]> {
+  const r = await t.db.query<EventRow & { received_at: Date; ts: Date }>(
+    `SELECT team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id, player_id,
+            session_id, type, payload, country
+       FROM events WHERE team_id = $1 ORDER BY event_id`,
+    [teamId],
+  );
+  return r.rows.map((x) => ({ ...x, received_at: x.received_at.toISOString(), ts: x.ts.toISOString() }));
+}
+
+describe('COPY text of events', () => {
+  it('escapes backslash, tab, newline and carriage return, writes null as \\N', () => {
+    const text = eventsCopyText([
+      row(1, { game_id: 'a\tb\nc\rd\\e', session_id: null, payload: { s: 'x\\y\n"z"' } }),
+    ]);
+    expect(text).toBe(
+      '3\t9\tlua/1.2.0\t2026-11-23T10:00:00.000Z\tevt-00000001\t2026-11-23T09:00:00.000Z\tplatform_1\t' +
+        'a\\tb\\nc\\rd\\\\e\tp\t\\N\tcustom\t{"s":"x\\\\\\\\y\\\\n\\\\"z\\\\""}\t\\N\n',
+    );
+  });
+});
+
+describe.each(testEngines())('insertEvents through COPY (%s)', (engine) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await migratedDb(engine);
+    await new Partitions().ensure(t.db, ['2026-11-23T00:00:00Z']);
+  });
+  afterAll(() => t.dispose());
+
+  it('stores awkward text and payloads exactly as given', async () => {
+    const rows = [
+      row(1, { game_id: 'tab\there', player_id: 'line\nbreak\r\n', session_id: '\\N', country: 'DE' }),
+      row(2, {
+        sdk_version: null,
+        event_id: 'evt-\\.-00002',
+        payload: { name: 'q', path: 'C:\\dir\\f', nl: 'a\nb' },
+      }),
+      row(3, { payload: { name: 'ü 🎮 \u2028 "quoted"', nested: { list: [1, 2.5, null, true, '\\'] } } }),
+    ];
+    await insertEvents(t.db, rows);
+    expect(await readBack(t, 3)).toEqual([rows[0], rows[2], rows[1]]); // by event_id
+  });
+
+  it('stores any text the validator lets through unchanged (property)', async () => {
+    // Well-formed Unicode without NUL: what validation admits.
+    const text = fc.string({ unit: 'grapheme', maxLength: 12 }).filter((s) => !s.includes('\u0000'));
+    let team = 100;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(text, text, fc.dictionary(text, text)), { minLength: 1, maxLength: 5 }),
+        async (cells) => {
+          team += 1;
+          const rows = cells.map(([game, player, extra], i) =>
+            row(i, { team_id: team, game_id: game, player_id: player, payload: { name: 'n', ...extra } }),
+          );
+          await insertEvents(t.db, rows);
+          expect(await readBack(t, team)).toEqual(rows);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
