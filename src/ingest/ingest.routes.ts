@@ -48,6 +48,10 @@ function inflate(request: FastifyRequest, payload: Readable): Readable {
     out.receivedEncodedLength += chunk.length;
   });
   gunzip.on('error', () => out.destroy(new AppError(400, 'invalid_gzip', 'The body is not valid gzip.')));
+  // Fastify reads the body (and listens for its errors) only when it has a parser for the
+  // Content-Type; otherwise it answers 415 and nobody else listens: an unheard 'error' event
+  // would crash the process.
+  out.on('error', () => {});
   payload.pipe(gunzip).pipe(out);
   return out;
 }
