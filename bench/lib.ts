@@ -94,12 +94,12 @@ export async function load(
 }
 
 /** Alternates floor and subject `rounds` times and keeps each one's best round, to damp noise. */
-export async function compare(
+export async function compare<S extends LoadResult = LoadResult>(
   floor: () => Promise<LoadResult>,
-  subject: () => Promise<LoadResult>,
+  subject: () => Promise<S>,
   rounds = 2,
-): Promise<{ floor: LoadResult; subject: LoadResult }> {
-  let best: { floor?: LoadResult; subject?: LoadResult } = {};
+): Promise<{ floor: LoadResult; subject: S }> {
+  let best: { floor?: LoadResult; subject?: S } = {};
   for (let i = 0; i < rounds; i++) {
     const f = await floor();
     const s = await subject();

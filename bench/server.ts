@@ -84,6 +84,9 @@ if (kind === 'bare') {
     HOST: '127.0.0.1',
     DATA_DIR: process.env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'svc-bench-')),
     DATABASE_URL: process.env.DATABASE_URL,
+    // async with NATS_URL: the JetStream queue (its own stream, from the bench), else in-process.
+    NATS_URL: kind === 'ingest-async' ? process.env.NATS_URL : undefined,
+    NATS_INGEST_STREAM: process.env.NATS_INGEST_STREAM,
     LOG_LEVEL: 'warn',
     JWT_SECRET: 'bench-secret-0123456789abcdef0123456789',
     // Quota and ingest rate limit far above what the load generator can send.
@@ -109,9 +112,36 @@ if (kind === 'bare') {
   const key = await apiKeys.create({ userId: user.id, teamId: team.rows[0]!.team_id }, 'bench', [
     'sdk:ingest',
   ]);
+  const ingest = server.app.ingest;
+  // JetStream connects in the background: until it has, ingest is synchronous.
+  for (let i = 0; i < 100 && ingest.queue.kind === 'jetstream' && !ingest.queue.healthy(); i += 1) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // "DRAIN" on stdin: write everything queued, then answer "DRAINED" (the bench times it).
+  const drain = async () => {
+    while ((await ingest.writer.flush()) > 0);
+  };
+  let commands = '';
+  process.stdin.on('data', (chunk: Buffer) => {
+    commands += chunk.toString();
+    for (let nl = commands.indexOf('\n'); nl >= 0; nl = commands.indexOf('\n')) {
+      const command = commands.slice(0, nl).trim();
+      commands = commands.slice(nl + 1);
+      if (command === 'DRAIN') void drain().then(() => process.stdout.write('DRAINED\n'));
+    }
+  });
   process.stdout.write(`READY ${server.url} ${key.key}\n`);
-  // A graceful close drains the in-process queue into `events` before the database is closed.
-  process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
+  // A graceful close drains the in-process queue into `events` before the database is closed;
+  // JetStream keeps its messages for the next writer, so the bench's server drains it first.
+  process.on(
+    'SIGTERM',
+    () =>
+      void (async () => {
+        if (ingest.queue.kind === 'jetstream') await drain();
+        await server.close();
+        process.exit(0);
+      })(),
+  );
 } else {
   process.stderr.write('usage: tsx bench/server.ts bare|app|market|ingest-floor|ingest-sync|ingest-async\n');
   process.exit(2);
