@@ -212,8 +212,7 @@ function uuid(hex: (n: number) => string): string {
 /** A request body as parts around each event_id's per-request slot; `ids(tag)` fills them in. */
 function batchTemplate(apiKey: string, seed: number, now: Date): string[] {
   const r = rng(seed);
-  const hex = (n: number) =>
-    Array.from({ length: n }, () => Math.floor(r() * 16).toString(16)).join('');
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(r() * 16).toString(16)).join('');
   // 5,000 players, each with a 128-bit hashed id (32 hex digits) and a few session UUIDs.
   const players = Array.from({ length: 5_000 }, () => ({
     id: hex(32),
