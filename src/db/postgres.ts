@@ -22,6 +22,23 @@ interface PgQueryable {
   query(sql: string, params?: unknown[]): Promise<pg.QueryResult>;
 }
 
+/**
+ * A pooled connection for several statements. While it is checked out the pool no longer listens
+ * for its errors: a server restart then emits an 'error' nobody hears, which would crash the
+ * process. This listens until `done()` and keeps the first such error (`lost()`).
+ */
+async function checkout(
+  pool: pg.Pool,
+): Promise<{ conn: pg.PoolClient; lost: () => Error | undefined; done: () => void }> {
+  const conn = await pool.connect();
+  let error: Error | undefined;
+  const onError = (err: Error) => {
+    error ??= err;
+  };
+  conn.on('error', onError);
+  return { conn, lost: () => error, done: () => conn.off('error', onError) };
+}
+
 /** COPY … FROM STDIN on one connection. */
 async function copyOn(client: pg.PoolClient, sql: string, data: string): Promise<void> {
   await pipeline(Readable.from([data]), client.query(copyFrom(sql)));
@@ -60,13 +77,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const client = await pool.connect();
   client.release();
   const base = wrap(pool, async (sql, data) => {
-    const conn = await pool.connect();
+    const { conn, lost, done } = await checkout(pool);
     try {
       await copyOn(conn, sql, data);
+      done();
       conn.release();
     } catch (err) {
+      done();
       conn.release(err as Error); // the connection may be mid-COPY: discard it
-      throw err;
+      throw lost() ?? err;
     }
   });
   let closed = false;
@@ -79,7 +98,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     exec: base.exec,
     copyIn: base.copyIn,
     async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-      const conn = await pool.connect();
+      const { conn, lost, done } = await checkout(pool);
       let ended = false;
       try {
         await conn.query('BEGIN');
@@ -112,16 +131,22 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         };
         const result = await fn(tx);
         if (!ended) await conn.query('COMMIT');
+        done();
         conn.release();
         return result;
       } catch (err) {
         try {
+          if (lost()) throw lost();
           await conn.query('ROLLBACK');
+          done();
           conn.release();
         } catch (rollbackErr) {
+          done();
           conn.release(rollbackErr as Error); // a broken connection is discarded, not reused
         }
-        throw err;
+        // The connection's own error (57P01, ECONNRESET: 503) rather than pg's later "not
+        // queryable", which names no cause.
+        throw lost() ?? err;
       }
     },
     async close() {

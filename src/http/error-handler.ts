@@ -83,7 +83,9 @@ export function isDependencyUnavailable(err: unknown): boolean {
   const message = (err as { message?: unknown }).message;
   return (
     typeof message === 'string' &&
-    /Connection terminated|connection timeout|Cannot use a pool after calling end/i.test(message)
+    /Connection terminated|connection timeout|Cannot use a pool after calling end|encountered a connection error and is not queryable/i.test(
+      message,
+    )
   );
 }
 

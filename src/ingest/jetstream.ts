@@ -73,11 +73,18 @@ export class JetStreamQueue implements IngestQueue {
         retention: RetentionPolicy.Workqueue,
         discard: DiscardPolicy.New,
       });
-      await jsm.consumers.add(stream, {
-        durable_name: names.durable,
-        ack_policy: AckPolicy.Explicit,
-        ack_wait: (options.ackWaitMs ?? 30_000) * 1_000_000,
-      });
+      // Created once: adding it again would reset what an operator (or a test) set on it.
+      const exists = await jsm.consumers.info(stream, names.durable).then(
+        () => true,
+        () => false,
+      );
+      if (!exists) {
+        await jsm.consumers.add(stream, {
+          durable_name: names.durable,
+          ack_policy: AckPolicy.Explicit,
+          ack_wait: (options.ackWaitMs ?? 30_000) * 1_000_000,
+        });
+      }
     } catch (err) {
       await nc.close();
       throw err;
