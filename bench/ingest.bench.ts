@@ -242,11 +242,12 @@ class Bodies {
   private n = 0;
   readonly bytesPerEvent: number;
 
-  constructor(apiKey: string, runTag: string) {
+  /** `tag`: 2 hex digits, the first of each event_id's 8 per-request ones. */
+  constructor(apiKey: string, tag: string) {
     const now = new Date();
-    // The run tag (random) keeps ids new across runs; the counter across requests.
+    // The tag varies ids between body sets, the counter between requests.
     this.templates = Array.from({ length: 8 }, (_, i) =>
-      batchTemplate(apiKey, i + 1, now).map((part, j) => (j === 0 ? part : `${runTag}${part}`)),
+      batchTemplate(apiKey, i + 1, now).map((part, j) => (j === 0 ? part : `${tag}${part}`)),
     );
     this.bytesPerEvent = Math.round(this.next().length / BATCH);
   }
@@ -357,8 +358,9 @@ async function subject(
   const label = `${mode}${stream ? ' (JetStream)' : mode === 'async' ? ' (in-process queue)' : ''} on ${engine}`;
   try {
     const app = await startServer(`ingest-${mode}`, env);
-    const appBodies = new Bodies(app.key, `${runTag}${mode[0]}${engine[1]}`);
-    const floorBodies = new Bodies('floor-key', `${runTag}f`);
+    // Each subject has a fresh database: a random byte per body set is enough to vary the ids.
+    const appBodies = new Bodies(app.key, randomBytes(1).toString('hex'));
+    const floorBodies = new Bodies('floor-key', randomBytes(1).toString('hex'));
     const runs: IngestLoad[] = [];
     let r: { floor: LoadResult; subject: IngestLoad };
     let stopMs = 0;
@@ -371,7 +373,9 @@ async function subject(
       });
       const counts = (await probe.json()) as { accepted?: number };
       if (counts.accepted !== BATCH) {
-        throw new Error(`${label}: a probe batch answered ${probe.status} ${JSON.stringify(counts)}`);
+        throw new Error(
+          `${label}: a probe batch answered ${probe.status} ${JSON.stringify(counts).slice(0, 400)}`,
+        );
       }
       // Warm-up (JIT, connection pool, partitions); its events are stored and counted too.
       runs.push(await loadIngest(app.url, appBodies, { ...options, durationSec: 2 }));

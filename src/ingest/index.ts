@@ -6,11 +6,8 @@
  * authenticator handed in.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Entitlements } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
-import type { Authenticator } from '../http/index.js';
-import type { Kv } from '../kv/index.js';
 import { registerIngestRoutes } from './ingest.routes.js';
 import { ingestSchemas } from './ingest.schemas.js';
 import type { IngestServiceDeps } from './ingest.service.js';
