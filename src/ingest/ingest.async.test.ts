@@ -6,7 +6,14 @@ import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { bearer, login, signedIn } from '../../test/helpers/auth.js';
 import { runSvc } from '../../test/helpers/cli.js';
 import { testEngines } from '../../test/helpers/db.js';
-import { ingestKey, postEvents, sdkEvent, sdkEvents, storedEvents } from '../../test/helpers/ingest.js';
+import {
+  eventRow,
+  ingestKey,
+  postEvents,
+  sdkEvent,
+  sdkEvents,
+  storedEvents,
+} from '../../test/helpers/ingest.js';
 import { migrate, openPglite } from '../db/index.js';
 import { insertEvents } from './ingest.repo.js';
 import { Partitions } from './partitions.js';
@@ -188,21 +195,17 @@ describe('svc events tail', () => {
     const db = await openPglite(join(dir, 'pg'));
     try {
       await migrate(db);
-      const row = (n: number, team: number) => ({
-        team_id: team,
-        key_id: 1,
-        sdk_version: null,
-        received_at: `2026-11-2${n}T10:00:00.000Z`,
-        event_id: `evt-0000000${n}`,
-        ts: `2026-11-2${n}T09:59:00.000Z`,
-        platform: 'platform_1',
-        game_id: 'g1',
-        player_id: 'abcdef0123456789',
-        session_id: null,
-        type: 'purchase',
-        payload: { sku: 'secret-sku', price: 5 },
-        country: n === 3 ? 'DE' : null,
-      });
+      const row = (n: number, team: number) =>
+        eventRow(n, {
+          team_id: team,
+          received_at: `2026-11-2${n}T10:00:00.000Z`,
+          ts: `2026-11-2${n}T09:59:00.000Z`,
+          game_id: 'g1',
+          player_id: 'abcdef0123456789',
+          type: 'purchase',
+          payload: { sku: 'secret-sku', price: 5 },
+          country: n === 3 ? 'DE' : null,
+        });
       await new Partitions().ensure(db, ['2026-11-21T00:00:00Z']);
       await insertEvents(db, [row(1, 7), row(2, 7), row(3, 7), row(4, 8)]);
     } finally {

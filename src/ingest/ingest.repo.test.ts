@@ -1,27 +1,26 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDb, type TestDb, testEngines } from '../../test/helpers/db.js';
-import { type EventRow, eventsCopyText, insertEvents } from './ingest.repo.js';
+import { eventRow } from '../../test/helpers/ingest.js';
+import {
+  chargeQuotaAllStatement,
+  type EventRow,
+  eventsCopyText,
+  insertEvents,
+  monthUsage,
+  QUOTA_RACE_SQLSTATE,
+} from './ingest.repo.js';
 import { Partitions } from './partitions.js';
 
-function row(n: number, over: Partial<EventRow> = {}): EventRow {
-  return {
+const row = (n: number, over: Partial<EventRow> = {}): EventRow =>
+  eventRow(n, {
     team_id: 3,
     key_id: 9,
     sdk_version: 'lua/1.2.0',
-    received_at: '2026-11-23T10:00:00.000Z',
-    event_id: `evt-${String(n).padStart(8, '0')}`,
-    ts: '2026-11-23T09:00:00.000Z',
-    platform: 'platform_1',
-    game_id: 'g',
-    player_id: 'p',
-    session_id: null,
     type: 'custom',
     payload: { name: 'n' },
-    country: null,
     ...over,
-  };
-}
+  });
 
 /** What a stored row reads back as, in the row's own shape. */
 async function readBack(t: TestDb, teamId: number): Promise<EventRow[]> {
@@ -86,5 +85,19 @@ describe.each(testEngines())('insertEvents through COPY (%s)', (engine) => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('charges a whole batch that fits, and refuses one that does not with SVQ01, charging nothing', async () => {
+    const charge = (team: number, n: number, quota: number) => {
+      const st = chargeQuotaAllStatement(team, '2026-11-01', n, quota);
+      return t.db.query(st.sql, st.params);
+    };
+    await expect(charge(500, 11, 10)).rejects.toMatchObject({ code: QUOTA_RACE_SQLSTATE });
+    expect(await monthUsage(t.db, 500, '2026-11-01')).toBe(0);
+    await charge(500, 6, 10);
+    await charge(500, 4, 10);
+    expect(await monthUsage(t.db, 500, '2026-11-01')).toBe(10);
+    await expect(charge(500, 1, 10)).rejects.toMatchObject({ code: QUOTA_RACE_SQLSTATE });
+    expect(await monthUsage(t.db, 500, '2026-11-01')).toBe(10);
   });
 });

@@ -3,7 +3,7 @@ import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { migratedDb, type TestDb } from '../../test/helpers/db.js';
-import { ingestKey, postEvents, sdkEvents, storedEvents } from '../../test/helpers/ingest.js';
+import { eventRow, ingestKey, postEvents, sdkEvents, storedEvents } from '../../test/helpers/ingest.js';
 import { systemClock } from '../clock.js';
 import { type EventRow, insertOutbox } from './ingest.repo.js';
 import { outboxParts } from './ingest.service.js';
@@ -23,24 +23,6 @@ async function withJsm<T>(
   } finally {
     await nc.close();
   }
-}
-
-function row(n: number): EventRow {
-  return {
-    team_id: 1,
-    key_id: 1,
-    sdk_version: null,
-    received_at: '2026-11-23T10:00:00.000Z',
-    event_id: `evt-${String(n).padStart(8, '0')}`,
-    ts: '2026-11-23T09:00:00.000Z',
-    platform: 'platform_1',
-    game_id: 'g',
-    player_id: 'p',
-    session_id: null,
-    type: 'level',
-    payload: { level: n },
-    country: null,
-  };
 }
 
 describe.skipIf(!NATS_URL)('JetStream ingest queue', () => {
@@ -69,7 +51,7 @@ describe.skipIf(!NATS_URL)('JetStream ingest queue', () => {
   }
 
   it('redelivers a nacked batch, and the writer stores it once even when it was stored before', async () => {
-    const [b1, b2] = await outboxed([row(1), row(2)], [row(3)]);
+    const [b1, b2] = await outboxed([eventRow(1), eventRow(2)], [eventRow(3)]);
     await queue.publish(b1!);
     await queue.publish(b2!);
     expect(await queue.refreshDepth()).toBe(2);
@@ -92,7 +74,7 @@ describe.skipIf(!NATS_URL)('JetStream ingest queue', () => {
   });
 
   it('carries batches split to fit the server, and refuses a message over its max_payload', async () => {
-    const big = (n: number) => ({ ...row(n), payload: { level: n, blob: 'x'.repeat(600_000) } });
+    const big = (n: number) => ({ ...eventRow(n), payload: { level: n, blob: 'x'.repeat(600_000) } });
     const parts = outboxParts([big(10), big(11), big(12)]);
     expect(parts.map((p) => p.rows.map((r) => r.event_id))).toEqual([
       ['evt-00000010'],

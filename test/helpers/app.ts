@@ -44,13 +44,16 @@ export interface TestAppOptions {
   kv?: Kv;
   /** The market data source tracking reads games from (none unless given). */
   platform?: PlatformSource;
+  /** An existing (migrated) database instead of a fresh one, e.g. on a private cluster; the app
+   * disposes it on close. */
+  testDb?: TestDb;
   /** Register extra routes before the app is ready. */
   configure?: (app: FastifyInstance) => void | Promise<void>;
 }
 
 /** The real app on a fresh, migrated database (PGlite in memory unless `engine` says otherwise). */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const testDb = await migratedDb(options.engine ?? 'pglite');
+  const testDb = options.testDb ?? (await migratedDb(options.engine ?? 'pglite'));
   // Every injected request comes from 127.0.0.1: lift the anonymous per-IP limit (30/min) so a file's
   // many sign-ins do not trip it. Rate-limit tests pass their own ENTITLEMENTS.
   const config = loadConfig({

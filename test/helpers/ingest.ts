@@ -2,6 +2,7 @@
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { ApiKeyScope, PlanName } from '../../src/accounts/index.js';
+import type { EventRow } from '../../src/ingest/ingest.repo.js';
 import type { TestApp } from './app.js';
 import { createUser } from './auth.js';
 
@@ -36,6 +37,27 @@ export async function ingestKey(
     teamId,
     email: user.email,
     password: user.password,
+  };
+}
+
+/** A stored-row shape (what the queue carries and `events` holds): team 1, key 1, a level event
+ * numbered `n` (event_id evt-0000000n), with `overrides`. */
+export function eventRow(n: number, overrides: Partial<EventRow> = {}): EventRow {
+  return {
+    team_id: 1,
+    key_id: 1,
+    sdk_version: null,
+    received_at: '2026-11-23T10:00:00.000Z',
+    event_id: `evt-${String(n).padStart(8, '0')}`,
+    ts: '2026-11-23T09:00:00.000Z',
+    platform: 'platform_1',
+    game_id: 'g',
+    player_id: 'p',
+    session_id: null,
+    type: 'level',
+    payload: { level: n },
+    country: null,
+    ...overrides,
   };
 }
 

@@ -20,13 +20,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { createAccounts } from '../../src/accounts/index.js';
-import { buildApp } from '../../src/app.js';
-import { systemClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
 import { migrate, openPostgres } from '../../src/db/index.js';
-import { memoryKv } from '../../src/kv/index.js';
-import { LogCapture, TEST_JWT_SECRET, type TestApp } from './app.js';
+import { buildTestApp, TEST_JWT_SECRET, type TestApp } from './app.js';
 
 export const NATS_SERVER = '/usr/sbin/nats-server';
 const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((p) => existsSync(p));
@@ -319,40 +314,12 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
   };
 }
 
-/** Like buildTestApp, but on the (migrated) database at `url`, e.g. one of a private cluster.
- * `close()` closes the app and its pool, and leaves the database. */
+/** The app (buildTestApp) on the database at `url`, e.g. one of a private cluster, migrated
+ * first. `close()` closes the app and its pool, and leaves the database. */
 export async function buildTestAppOn(url: string, env: Record<string, string> = {}): Promise<TestApp> {
   const db = await openPostgres(url, { max: 5 });
   await migrate(db);
-  const config = loadConfig({
-    LOG_LEVEL: 'info',
-    ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 100_000 }),
-    ...env,
-  });
-  const logs = new LogCapture();
-  const kv = memoryKv();
-  const app = await buildApp({
-    config,
-    db,
-    clock: systemClock,
-    kv,
-    jwtSecret: TEST_JWT_SECRET,
-    logStream: logs,
-  });
-  await app.ready();
-  const accounts = createAccounts({ db, kv, clock: systemClock, jwtSecret: TEST_JWT_SECRET });
-  return {
-    app,
-    accounts,
-    testDb: { db, url, dispose: () => db.close() },
-    config,
-    logs,
-    async close() {
-      await app.close();
-      await db.close();
-      await kv.close();
-    },
-  };
+  return buildTestApp({ env, testDb: { db, url, dispose: () => db.close() } });
 }
 
 export interface WorkerProcess {
