@@ -7,11 +7,12 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CliUsageError, KEYS_USAGE, keysCommand, USER_USAGE, userCommand } from './accounts/accounts.cli.js';
+import { KEYS_USAGE, keysCommand, USER_USAGE, userCommand } from './accounts/accounts.cli.js';
 import { createAccounts } from './accounts/index.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, resolveJwtSecret } from './config.js';
 import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
+import { CliUsageError } from './errors.js';
 import { FORECAST_USAGE, forecastCommand } from './games/forecast/forecast.cli.js';
 import { EVENTS_USAGE, eventsCommand } from './ingest/index.js';
 import { connectKv } from './kv/index.js';
@@ -22,15 +23,12 @@ import {
   COLLECT_USAGE,
   collectCommand,
   type MarketCliDeps,
-  MarketCliUsageError,
   parseBackfillArgs,
   parseCollectArgs,
 } from './market/market.cli.js';
 import { createPlatformSource } from './platform/index.js';
 import { OUTBOX_USAGE, outboxCommand } from './tracking/delivery/index.js';
 import { VERSION } from './version.js';
-
-export class UsageError extends Error {}
 
 /** What a command reads and writes; stdin defaults to process.stdin (tests pass their own). */
 export interface CliIo {
@@ -237,7 +235,7 @@ export async function runCli(
       io.err(`svc: invalid configuration: ${err.message}`);
       return 2;
     }
-    if (err instanceof CliUsageError || err instanceof MarketCliUsageError) {
+    if (err instanceof CliUsageError) {
       io.err(`svc ${name}: ${err.message}\nusage: ${command.usage}`);
       return 2;
     }

@@ -78,3 +78,12 @@ export const errors = {
       cause,
     }),
 } as const;
+
+/** A `svc` command's arguments are wrong: the CLI prints the message and the command's usage and
+ * exits 2. Commands throw it before they open anything. */
+export class CliUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliUsageError';
+  }
+}

@@ -3,13 +3,11 @@
  * the same services the API uses.
  */
 import { parseArgs } from 'node:util';
-import { AppError } from '../errors.js';
+import { AppError, CliUsageError } from '../errors.js';
 import type { AccountsService } from './accounts.service.js';
 import { API_KEY_SCOPES, type ApiKeyScope, type ApiKeysService } from './api-keys.service.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
 import { parsePlan, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './plans.js';
-
-export class CliUsageError extends Error {}
 
 export interface AccountsCliDeps {
   accounts: AccountsService;

@@ -5,12 +5,11 @@
  */
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/index.js';
+import { CliUsageError } from '../errors.js';
 import { recentEvents } from './ingest.repo.js';
 import { tailLine } from './recent.js';
 
 export const EVENTS_USAGE = 'svc events tail --team <id> [--limit N]';
-
-class EventsUsageError extends Error {}
 
 export interface EventsCliDeps {
   out: (line: string) => void;
@@ -26,29 +25,21 @@ function parseEventsArgs(args: string[]): { team: number; limit: number } {
     allowPositionals: true,
     strict: true,
   });
-  if (positionals.length !== 1 || positionals[0] !== 'tail') throw new EventsUsageError('expected "tail"');
+  if (positionals.length !== 1 || positionals[0] !== 'tail') throw new CliUsageError('expected "tail"');
   const team = Number(values.team);
   if (values.team === undefined || !Number.isSafeInteger(team) || team < 1) {
-    throw new EventsUsageError('--team must be a team id (a positive whole number)');
+    throw new CliUsageError('--team must be a team id (a positive whole number)');
   }
   const limit = values.limit === undefined ? 20 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
-    throw new EventsUsageError('--limit must be a whole number from 1 to 100');
+    throw new CliUsageError('--limit must be a whole number from 1 to 100');
   }
   return { team, limit };
 }
 
-/** The whole command: a bad argument exits 2 before the database is opened. */
+/** The whole command: a bad argument throws CliUsageError (exit 2) before the database is opened. */
 export async function eventsCommand(args: string[], deps: EventsCliDeps): Promise<number> {
-  let parsed: { team: number; limit: number };
-  try {
-    parsed = parseEventsArgs(args);
-  } catch (err) {
-    // Unknown options (parseArgs' own errors) are reported by the CLI's shared handler.
-    if (!(err instanceof EventsUsageError)) throw err;
-    deps.err(`svc events: ${err.message}\nusage: ${EVENTS_USAGE}`);
-    return 2;
-  }
+  const parsed = parseEventsArgs(args);
   const db = await deps.open();
   try {
     const rows = await recentEvents(db, parsed.team, parsed.limit);

@@ -223,7 +223,7 @@ describe('svc events tail', () => {
     ]);
     expect(await runSvc(['events', 'tail'], { DATA_DIR: dir })).toMatchObject({
       code: 2,
-      err: expect.stringContaining('--team must be a team id'),
+      err: 'svc events: --team must be a team id (a positive whole number)\nusage: svc events tail --team <id> [--limit N]',
     });
   });
 });

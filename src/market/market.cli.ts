@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Db } from '../db/index.js';
+import { CliUsageError } from '../errors.js';
 import type { PlatformSource } from '../platform/index.js';
 import { backfill } from './backfill.js';
 import { type CollectorDeps, collectOnce } from './collector.js';
@@ -11,8 +12,6 @@ import { refreshViews } from './views.service.js';
 
 export const COLLECT_USAGE = 'svc collect [--once]';
 export const BACKFILL_USAGE = 'svc backfill --days N';
-
-export class MarketCliUsageError extends Error {}
 
 export interface MarketCliDeps {
   db: Db;
@@ -32,7 +31,7 @@ export function parseBackfillArgs(args: string[]): number {
   const { values } = parseArgs({ args, options: { days: { type: 'string' } }, strict: true });
   const days = Number(values.days);
   if (values.days === undefined || !Number.isInteger(days) || days < 1 || days > 400) {
-    throw new MarketCliUsageError('--days must be a whole number from 1 to 400');
+    throw new CliUsageError('--days must be a whole number from 1 to 400');
   }
   return days;
 }

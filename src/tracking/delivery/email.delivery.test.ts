@@ -153,7 +153,7 @@ describe('svc outbox', () => {
     );
     expect(await runSvc(['outbox', '--limit', '0'], { DATA_DIR: dir })).toMatchObject({
       code: 2,
-      err: expect.stringContaining('--limit must be a whole number from 1 to 1000'),
+      err: 'svc outbox: --limit must be a whole number from 1 to 1000\nusage: svc outbox [--limit N]',
     });
   });
 });

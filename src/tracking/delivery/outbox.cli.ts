@@ -4,11 +4,10 @@
  */
 import { parseArgs } from 'node:util';
 import type { Db } from '../../db/index.js';
+import { CliUsageError } from '../../errors.js';
 import { listOutbox, type OutboxRow } from './delivery.repo.js';
 
 export const OUTBOX_USAGE = 'svc outbox [--limit N]';
-
-export class OutboxUsageError extends Error {}
 
 /** The --limit asked for (checked before anything is opened). */
 export function parseOutboxArgs(args: string[]): number {
@@ -16,7 +15,7 @@ export function parseOutboxArgs(args: string[]): number {
   if (values.limit === undefined) return 20;
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-    throw new OutboxUsageError('--limit must be a whole number from 1 to 1000');
+    throw new CliUsageError('--limit must be a whole number from 1 to 1000');
   }
   return limit;
 }
@@ -28,17 +27,9 @@ export interface OutboxCliDeps {
   open: () => Promise<Db>;
 }
 
-/** The whole command: a bad argument exits 2 before the database is opened. */
+/** The whole command: a bad argument throws CliUsageError (exit 2) before the database is opened. */
 export async function outboxCommand(args: string[], deps: OutboxCliDeps): Promise<number> {
-  let limit: number;
-  try {
-    limit = parseOutboxArgs(args);
-  } catch (err) {
-    // Unknown options (parseArgs' own errors) are reported by the CLI's shared handler.
-    if (!(err instanceof OutboxUsageError)) throw err;
-    deps.err(`svc outbox: ${err.message}\nusage: ${OUTBOX_USAGE}`);
-    return 2;
-  }
+  const limit = parseOutboxArgs(args);
   const db = await deps.open();
   try {
     printOutbox(await listOutbox(db, limit), deps.out);
