@@ -13,6 +13,7 @@ import {
   RegisterBody,
   StatusLiteral,
   User,
+  UserIdParams,
 } from './accounts.schemas.js';
 import type { AccountsService, Session } from './accounts.service.js';
 import { parsePlan } from './plans.js';
@@ -164,7 +165,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
       schema: {
         tags: ['admin'],
         summary: "Change a user's plan or subscription status",
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        params: UserIdParams,
         body: AdminUserPatch,
         response: { 200: Type.Ref('User'), ...errorResponses(404, 422) },
       },

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { IdParams } from '../http/schemas.js';
 import { API_KEY_SCOPES } from './api-keys.service.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
 import { PLANS, SUBSCRIPTION_STATUSES } from './plans.js';
@@ -86,7 +87,8 @@ export const CreatedKey = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const KeyIdParams = IdParams('API key id');
+export const UserIdParams = IdParams('User id');
 
 export const AdminUserPatch = Type.Object(
   {

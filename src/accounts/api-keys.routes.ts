@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { UserPrincipal } from '../http/auth.js';
 import { errorResponses } from '../http/schemas.js';
-import { ApiKey, CreatedKey, CreateKeyBody, IdParams, StatusLiteral } from './accounts.schemas.js';
+import { ApiKey, CreatedKey, CreateKeyBody, KeyIdParams, StatusLiteral } from './accounts.schemas.js';
 import type { ApiKeyScope, ApiKeysService } from './api-keys.service.js';
 
 export function registerApiKeyRoutes(app: FastifyInstance, keys: ApiKeysService): void {
@@ -49,8 +49,8 @@ export function registerApiKeyRoutes(app: FastifyInstance, keys: ApiKeysService)
       schema: {
         tags,
         summary: 'Revoke an API key',
-        params: IdParams,
-        response: { 200: StatusLiteral('revoked'), ...errorResponses(404) },
+        params: KeyIdParams,
+        response: { 200: StatusLiteral('revoked'), ...errorResponses(404, 422) },
       },
     },
     async (request) => {

@@ -1,13 +1,10 @@
 /** TypeBox schemas of POST /api/benchmark (spec/interface.md §2 "Benchmark result"). */
 import { type Static, Type } from 'typebox';
+import { Id } from '../http/schemas.js';
 
 export const BenchmarkBody = Type.Object(
   {
-    place_id: Type.Integer({
-      minimum: 1,
-      maximum: Number.MAX_SAFE_INTEGER,
-      description: 'Root place id of a game the service collects',
-    }),
+    place_id: Id('Root place id of a game the service collects'),
   },
   { additionalProperties: false },
 );

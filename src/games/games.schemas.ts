@@ -3,6 +3,7 @@
  * types and the OpenAPI document. Field names are exactly the interface's (spec/interface.md §2).
  */
 import { type Static, Type } from 'typebox';
+import { Id } from '../http/schemas.js';
 import { GameIdentity } from '../market/index.js';
 
 /** A trimmed query may not be longer than this (the schema checks the raw length). */
@@ -58,11 +59,7 @@ export const SearchResponse = Type.Object(
 );
 
 export const PlaceParams = Type.Object({
-  place_id: Type.Integer({
-    minimum: 1,
-    maximum: Number.MAX_SAFE_INTEGER,
-    description: 'Root place id of the game',
-  }),
+  place_id: Id('Root place id of the game'),
 });
 
 const CcuPoint = Type.Object(

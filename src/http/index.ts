@@ -18,4 +18,4 @@ export { isDependencyUnavailable, registerErrorHandling, toErrorReply } from './
 export { registerHealthRoutes } from './health.routes.js';
 export { loggerOptions, REDACT_PATHS } from './logger.js';
 export { filterByPrefix, registerOpenApi } from './openapi.js';
-export { ErrorRef, ErrorResponse, errorResponses } from './schemas.js';
+export { ErrorRef, ErrorResponse, errorResponses, Id, IdParams, MAX_ID } from './schemas.js';

@@ -19,3 +19,17 @@ export const ErrorRef = Type.Ref('ErrorResponse');
 export function errorResponses(...statuses: number[]): Record<number, typeof ErrorRef> {
   return Object.fromEntries(statuses.map((s) => [s, ErrorRef]));
 }
+
+/** Largest id any route accepts: ids travel as JSON numbers, so 2^53 − 1 (Roblox place and
+ * universe ids stay far below it). Beyond it a PostgreSQL bigint would overflow (500). */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/** Every integer id a client sends (path, query or body): 1 to 2^53 − 1, else 422 validation_failed. */
+export function Id(description: string) {
+  return Type.Integer({ minimum: 1, maximum: MAX_ID, description });
+}
+
+/** `{id}` path parameters. */
+export function IdParams(description: string) {
+  return Type.Object({ id: Id(description) });
+}

@@ -1,5 +1,6 @@
 /** TypeBox schemas of the alert endpoints; field names exactly as spec/interface.md §2 spells them. */
 import { Type } from 'typebox';
+import { Id } from '../http/schemas.js';
 import { ALERT_TYPES, THRESHOLDS } from './rules.js';
 
 const TYPE_MEANINGS: Record<(typeof ALERT_TYPES)[number], string> = {
@@ -28,11 +29,7 @@ const CreatedAt = Type.String({
 });
 
 export const CreateAlertBody = Type.Object({
-  game_id: Type.Integer({
-    minimum: 1,
-    maximum: Number.MAX_SAFE_INTEGER,
-    description: 'Universe id of a game in the catalogue (it need not be tracked)',
-  }),
+  game_id: Id('Universe id of a game in the catalogue (it need not be tracked)'),
   type: AlertType,
   threshold: Type.Optional(
     Type.Number({
@@ -77,7 +74,7 @@ export const AlertList = Type.Object(
 );
 
 export const AlertParams = Type.Object({
-  alert_id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Alert id' }),
+  alert_id: Id('Alert id'),
 });
 
 export const ViewedBody = Type.Object({ viewed: Type.Boolean({ description: 'The new viewed flag' }) });

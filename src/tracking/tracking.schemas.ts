@@ -1,12 +1,9 @@
 /** TypeBox schemas of the tracking endpoints; field names exactly as spec/interface.md §2 spells them. */
 import { Type } from 'typebox';
+import { Id } from '../http/schemas.js';
 
 export const UniverseParams = Type.Object({
-  universe_id: Type.Integer({
-    minimum: 1,
-    maximum: Number.MAX_SAFE_INTEGER,
-    description: 'Universe (experience) id of the game',
-  }),
+  universe_id: Id('Universe (experience) id of the game'),
 });
 
 export const TrackResult = Type.Object(

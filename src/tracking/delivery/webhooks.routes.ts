@@ -67,7 +67,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhooksDeps):
         tags,
         summary: 'Delete a webhook (its pending deliveries are dropped)',
         params: WebhookIdParams,
-        response: { 200: DeletedStatus, ...errorResponses(404) },
+        response: { 200: DeletedStatus, ...errorResponses(404, 422) },
       },
     },
     async (request) => {
@@ -86,7 +86,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhooksDeps):
         summary: "A webhook's delivery log, newest first",
         params: WebhookIdParams,
         querystring: DeliveriesQuery,
-        response: { 200: Type.Array(Type.Ref('WebhookDelivery')), ...errorResponses(404) },
+        response: { 200: Type.Array(Type.Ref('WebhookDelivery')), ...errorResponses(404, 422) },
       },
     },
     async (request) => {

@@ -1,5 +1,6 @@
 /** TypeBox schemas of the webhook endpoints (validation, serialisation and OpenAPI in one place). */
 import { type Static, Type } from 'typebox';
+import { IdParams } from '../../http/schemas.js';
 
 export const SECRET_MIN = 16;
 export const SECRET_MAX = 256;
@@ -58,7 +59,7 @@ export const WebhookDelivery = Type.Object(
 );
 export type WebhookDeliveryT = Static<typeof WebhookDelivery>;
 
-export const WebhookIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const WebhookIdParams = IdParams('Webhook id');
 
 export const DeliveriesQuery = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Newest first' }),

@@ -1,0 +1,61 @@
+/**
+ * Protocol hardening (issue 13): out-of-range ids, NUL characters, content types, methods and enum
+ * messages, through the real app and its real routes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { bearer, type LoggedIn, signedIn } from '../../test/helpers/auth.js';
+
+let t: TestApp;
+let studio: LoggedIn;
+let admin: LoggedIn;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  studio = await signedIn(t, { plan: 'Studio' });
+  admin = await signedIn(t, { plan: 'Enterprise', isAdmin: true });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('integer ids are bounded', () => {
+  const routes: Array<{ method: 'DELETE' | 'GET' | 'PATCH'; url: (id: string) => string; admin?: boolean }> =
+    [
+      { method: 'DELETE', url: (id) => `/api/keys/${id}` },
+      { method: 'DELETE', url: (id) => `/api/webhooks/${id}` },
+      { method: 'GET', url: (id) => `/api/webhooks/${id}/deliveries` },
+      { method: 'PATCH', url: (id) => `/api/admin/users/${id}`, admin: true },
+    ];
+
+  for (const route of routes) {
+    it.each([
+      ['9223372036854775808', 'path.id must be <= 9007199254740991'],
+      ['9007199254740992', 'path.id must be <= 9007199254740991'],
+      ['0', 'path.id must be >= 1'],
+      ['-5', 'path.id must be >= 1'],
+      ['abc', 'path.id must be integer'],
+      ['1.5', 'path.id must be integer'],
+    ])(`${route.method} ${route.url('{id}')} with id %s answers 422`, async (id, detail) => {
+      const res = await t.app.inject({
+        method: route.method,
+        url: route.url(id),
+        headers: bearer(route.admin ? admin : studio),
+        ...(route.method === 'PATCH' ? { payload: { plan: 'Builder' } } : {}),
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ detail, code: 'validation_failed', field: 'path.id' });
+    });
+  }
+
+  it('still answers 404 for a well-formed id that does not exist', async () => {
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/keys/9007199254740991',
+      headers: bearer(studio),
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('not_found');
+  });
+});
