@@ -160,6 +160,29 @@ describe.each(testEngines())('webhook delivery (%s)', (engine) => {
     expect(r.requests).toHaveLength(0);
   });
 
+  it('refuses at send time a name that resolves to an IPv6 form embedding an IPv4 address', async () => {
+    const answers: Record<string, string[]> = {
+      'compat.example.com': ['::8.8.8.8'],
+      'nat64.example.com': ['64:ff9b::a9fe:a9fe'],
+      'sixtofour.example.com': ['2002:a00:5::1'],
+    };
+    const resolve = async (host: string) => answers[host] ?? [];
+    const { clock, delivery } = setup({ webhookAllowPrivate: false, resolve });
+    const owner = await insertUser(t.db, 'Studio');
+    for (const host of Object.keys(answers))
+      await insertWebhook(t.db, owner.userId, `http://${host}/alerts`, SECRET);
+    await enqueue(t.db, delivery, makeFiring(owner, T0), 'Studio');
+    expect(await delivery.runPending(clock.now())).toMatchObject({ failed: 3, retrying: 0 });
+    const hooks = (await deliveryRows(t.db)).filter((d) => d.channel === 'webhook');
+    const refused = (what: string) =>
+      `URL refused: it has a host name that resolves to ${what}, which embeds an IPv4 address`;
+    expect(hooks.map((h) => [h.status, h.last_error])).toEqual([
+      ['failed', refused('an IPv4-compatible IPv6 address (::/96)')],
+      ['failed', refused('a NAT64 address (64:ff9b::/96 or 64:ff9b:1::/48)')],
+      ['failed', refused('a 6to4 address (2002::/16)')],
+    ]);
+  });
+
   it('refuses a name re-bound to a private address between the check and the connection', async () => {
     let lookups = 0;
     const resolve = async () => (lookups++ === 0 ? ['93.184.216.34'] : ['127.0.0.1']);

@@ -47,7 +47,7 @@ describe('webhook endpoints', () => {
   const post = (who: LoggedIn, payload: Record<string, string>) =>
     t.app.inject({ method: 'POST', url: '/api/webhooks', headers: bearer(who), payload });
 
-  it('refuses loopback, private, link-local and non-http URLs with 422 naming body.url', async () => {
+  it('refuses loopback, private, link-local, embedded-IPv4 and non-http URLs in any notation with 422 naming body.url', async () => {
     const cases: [string, string][] = [
       ['http://127.0.0.1/hook', 'body.url targets a loopback address'],
       ['http://10.0.0.5/hook', 'body.url targets a private network address'],
@@ -55,6 +55,44 @@ describe('webhook endpoints', () => {
       ['http://169.254.169.254/latest/meta-data', 'body.url targets a link-local address'],
       ['ftp://files.example.com/x', 'body.url must use http or https (got ftp)'],
       ['http://localhost:8080/hook', 'body.url has a host name that resolves to a loopback address'],
+      ['http://2130706433/hook', 'body.url targets a loopback address'],
+      ['http://0x7f.1/hook', 'body.url targets a loopback address'],
+      ['http://127.0.0.1./hook', 'body.url targets a loopback address'],
+      ['http://[::ffff:127.0.0.1]/hook', 'body.url targets a loopback address'],
+      ['http://[0:0:0:0:0:ffff:7f00:1]/hook', 'body.url targets a loopback address'],
+      ['http://[fe80::1%25eth0]/hook', 'body.url is not a valid absolute URL'],
+      [
+        'http://[::127.0.0.1]/hook',
+        'body.url targets an IPv4-compatible IPv6 address (::/96), which embeds an IPv4 address',
+      ],
+      [
+        'http://[::8.8.8.8]/hook',
+        'body.url targets an IPv4-compatible IPv6 address (::/96), which embeds an IPv4 address',
+      ],
+      [
+        'http://[::ffff:0:a9fe:a9fe]/hook',
+        'body.url targets an IPv4-translated IPv6 address (::ffff:0:0:0/96), which embeds an IPv4 address',
+      ],
+      [
+        'http://[64:ff9b::a9fe:a9fe]/hook',
+        'body.url targets a NAT64 address (64:ff9b::/96 or 64:ff9b:1::/48), which embeds an IPv4 address',
+      ],
+      [
+        'http://[64:ff9b:1::a00:5]/hook',
+        'body.url targets a NAT64 address (64:ff9b::/96 or 64:ff9b:1::/48), which embeds an IPv4 address',
+      ],
+      [
+        'http://[2002:7f00:1::1]/hook',
+        'body.url targets a 6to4 address (2002::/16), which embeds an IPv4 address',
+      ],
+      [
+        'http://[2001:0:7f00:1::1]/hook',
+        'body.url targets a Teredo address (2001::/32), which embeds an IPv4 address',
+      ],
+      [
+        'http://[2606:4700::5efe:7f00:1]/hook',
+        'body.url targets an ISATAP address (an IPv4 in its interface id), which embeds an IPv4 address',
+      ],
     ];
     for (const [url, detail] of cases) {
       const res = await post(studio, { url, secret: SECRET });

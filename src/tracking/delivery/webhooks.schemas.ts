@@ -11,7 +11,7 @@ export const CreateWebhookBody = Type.Object(
       minLength: 1,
       maxLength: 2048,
       description:
-        'http(s) URL that receives `alert.fired` POSTs. It must resolve to public addresses only (loopback, private, link-local, unique-local, CGNAT and multicast are refused unless WEBHOOK_ALLOW_PRIVATE=true) and carry no credentials.',
+        'http(s) URL that receives `alert.fired` POSTs. It must resolve to public addresses only and carry no credentials: loopback, private, link-local, unique-local, CGNAT, multicast and reserved ranges are refused (IPv4-mapped `::ffff:0:0/96` is judged as its IPv4), and so is every IPv6 form that embeds an IPv4 address: IPv4-compatible `::/96`, IPv4-translated `::ffff:0:0:0/96`, NAT64 `64:ff9b::/96` and `64:ff9b:1::/48`, 6to4 `2002::/16`, Teredo `2001::/32` and ISATAP interface ids. WEBHOOK_ALLOW_PRIVATE=true lifts the check.',
     }),
     secret: Type.String({
       minLength: SECRET_MIN,
