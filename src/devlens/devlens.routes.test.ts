@@ -308,6 +308,8 @@ describe('OpenAPI', () => {
       '415',
       '422',
       '429',
+      '500',
+      '503',
     ]);
     const result = doc.components.schemas.DevLensResult;
     expect(result.properties.metrics.description).toContain('`retention`: `d1_retention`, `d7_retention`');

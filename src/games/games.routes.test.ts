@@ -278,6 +278,8 @@ describe.each(testEngines())('games routes on %s', (engine) => {
       '403',
       '422',
       '429',
+      '500',
+      '503',
     ]);
     expect(Object.keys(doc.paths['/api/game/{place_id}']!.get.responses).sort()).toEqual([
       '200',
@@ -286,6 +288,8 @@ describe.each(testEngines())('games routes on %s', (engine) => {
       '404',
       '422',
       '429',
+      '500',
+      '503',
     ]);
     expect(Object.keys(doc.components.schemas)).toEqual(
       expect.arrayContaining(['GameDetail', 'GameSearchResult']),

@@ -148,10 +148,33 @@ describe.each(testEngines())('POST /api/revenue-simulator on %s', (engine) => {
       components: { schemas: Record<string, unknown> };
     };
     const revenue = doc.paths['/api/revenue-simulator']!.post;
-    expect(Object.keys(revenue.responses).sort()).toEqual(['200', '401', '403', '422', '429']);
+    expect(Object.keys(revenue.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(revenue.description).toContain('median |ln(estimate/truth)| ≤ 0.65');
     const benchmark = doc.paths['/api/benchmark']!.post;
-    expect(Object.keys(benchmark.responses).sort()).toEqual(['200', '401', '403', '404', '422', '429']);
+    expect(Object.keys(benchmark.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(benchmark.description).toContain('mid-ranks');
     expect(Object.keys(doc.components.schemas)).toEqual(
       expect.arrayContaining(['BenchmarkResult', 'RevenueEstimate']),

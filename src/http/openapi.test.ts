@@ -6,6 +6,17 @@ import { ErrorRef } from './schemas.js';
 
 let t: TestApp;
 
+interface Operation {
+  parameters?: { name: string; in: string; required?: boolean; schema: { default?: unknown } }[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+}
+
+const errorEntry = {
+  description: expect.any(String),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+};
+
 beforeAll(async () => {
   t = await buildTestApp({
     configure(app) {
@@ -95,15 +106,90 @@ describe('GET /openapi.json', () => {
       '401',
       '403',
       '429',
+      '500',
+      '503',
     ]);
     expect(doc.paths['/api/auth/login']!.post!.security).toBeUndefined();
     expect((await new Validator().validate(doc)).valid).toBe(true);
   });
 
+  it('documents on every operation each status the framework can answer it with', async () => {
+    const doc = (await getDoc('/openapi.json')) as Awaited<ReturnType<typeof getDoc>> & {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const missing: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const expected = ['500'];
+        if (['post', 'put', 'patch', 'delete'].includes(method)) expected.push('400', '413', '415');
+        if (op.requestBody || (op.parameters ?? []).length > 0) expected.push('422');
+        if (path.startsWith('/api/')) expected.push('503');
+        for (const status of expected) {
+          if (!op.responses[status]) missing.push(`${method.toUpperCase()} ${path} ${status}`);
+          else expect(op.responses[status]).toEqual(errorEntry);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('marks no parameter with a default as required', async () => {
+    const doc = (await getDoc('/openapi.json')) as Awaited<ReturnType<typeof getDoc>> & {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const wrong: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const p of op.parameters ?? []) {
+          if (p.schema.default !== undefined && p.required) wrong.push(`${method} ${path} ${p.name}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    const required = (op: Operation) =>
+      Object.fromEntries((op.parameters ?? []).map((p) => [p.name, p.required]));
+    expect(required(doc.paths['/api/trending']!.get!)).toEqual({ period: false, genre: false, limit: false });
+    expect(required(doc.paths['/api/search']!.get!)).toEqual({ q: true, limit: false, offset: false });
+    expect(required(doc.paths['/api/dev-lens/reports']!.get!)).toEqual({ limit: false });
+    expect(required(doc.paths['/api/dev-lens/analyze']!.post!)).toEqual({ save: false });
+    expect(required(doc.paths['/api/game/{place_id}']!.get!)).toEqual({ place_id: true });
+    expect(Object.keys(doc.paths['/api/trending']!.get!.responses).sort()).toEqual([
+      '200',
+      '401',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(Object.keys(doc.paths['/api/search']!.get!.responses).sort()).toEqual([
+      '200',
+      '401',
+      '403',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(Object.keys(doc.paths['/api/keys/{id}']!.delete!.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
+  });
+
   it('drops components no kept path references', async () => {
     const doc = await getDoc('/openapi.json?prefix=/healthz');
     expect(Object.keys(doc.paths)).toEqual(['/healthz']);
-    expect(doc.components?.schemas).toBeUndefined();
+    // Only the error body of its 500 answer.
+    expect(Object.keys(doc.components?.schemas ?? {})).toEqual(['ErrorResponse']);
     expect(doc.tags?.map((tag) => tag.name)).toEqual(['system']);
   });
 

@@ -4,9 +4,9 @@
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
-import { errorResponses } from './schemas.js';
+import { ErrorRef, errorResponses } from './schemas.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type OpenApiDoc = {
@@ -21,7 +21,60 @@ export interface OpenApiInfo {
   publicUrl: string;
 }
 
+/** Methods whose requests Fastify parses a body for (Fastify 5 parses DELETE bodies too). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+interface RouteSchema {
+  hide?: boolean;
+  params?: unknown;
+  querystring?: unknown;
+  body?: unknown;
+  headers?: unknown;
+  response?: Record<string | number, unknown>;
+}
+
+/**
+ * Adds to a route's responses every status the framework itself can answer it with, so no route
+ * can forget one (spec/DECISIONS.md §1): 400 invalid_json, 413 payload_too_large and 415
+ * unsupported_media_type wherever a body is parsed, 422 validation_failed wherever a part of the
+ * request is validated, 503 temporarily_unavailable on /api (the database or Redis can be down)
+ * and 500 internal_error everywhere (masked, with the request id). Statuses a route already
+ * declares keep their schema.
+ */
+export function addFrameworkResponses(route: RouteOptions): void {
+  const schema = route.schema as RouteSchema | undefined;
+  if (!schema || schema.hide) return;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const statuses: number[] = [500];
+  if (methods.some((m) => BODY_METHODS.has(m))) statuses.push(400, 413, 415);
+  if (schema.params || schema.querystring || schema.body || schema.headers) statuses.push(422);
+  if (route.url.startsWith('/api/')) statuses.push(503);
+  schema.response ??= {};
+  for (const status of statuses) schema.response[status] ??= ErrorRef;
+}
+
+type Parameter = { in?: string; required?: boolean; schema?: { default?: unknown } };
+
+/**
+ * A query, header or cookie parameter with a default may be left out: the validator fills it in.
+ * TypeBox lists it in the object's `required` (so handlers see it typed as present), which
+ * @fastify/swagger turns into `required: true`; generated clients would then demand it.
+ */
+export function unrequireDefaultedParameters<T extends { paths?: Record<string, unknown> }>(doc: T): T {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values((item ?? {}) as Record<string, { parameters?: Parameter[] }>)) {
+      for (const param of op?.parameters ?? []) {
+        if (param.in !== 'path' && param.schema?.default !== undefined) param.required = false;
+      }
+    }
+  }
+  return doc;
+}
+
 export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): Promise<void> {
+  // Registered before every route but after the auth guard's hook (app.ts), like the guard's own
+  // 401/403/429 entries.
+  app.addHook('onRoute', addFrameworkResponses);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -74,6 +127,10 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
         },
       },
     },
+    transformObject: (documents) =>
+      'openapiObject' in documents
+        ? unrequireDefaultedParameters(documents.openapiObject)
+        : documents.swaggerObject,
     refResolver: {
       // Shared schemas keep their $id as their component name (#/components/schemas/ErrorResponse).
       buildLocalReference: (json, _baseUri, _fragment, i) =>

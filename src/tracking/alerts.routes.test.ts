@@ -237,18 +237,47 @@ describe.each(testEngines())('alert routes on %s', (engine) => {
       tags: { name: string }[];
     };
     const codes = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses).sort();
-    expect(codes('/api/alerts', 'post')).toEqual(['201', '401', '403', '404', '409', '422', '429']);
-    expect(codes('/api/track/{universe_id}', 'post')).toEqual([
-      '200',
+    expect(codes('/api/alerts', 'post')).toEqual([
+      '201',
+      '400',
       '401',
       '403',
       '404',
       '409',
+      '413',
+      '415',
       '422',
       '429',
+      '500',
       '503',
     ]);
-    expect(codes('/api/alerts/{alert_id}', 'patch')).toEqual(['200', '401', '403', '404', '422', '429']);
+    expect(codes('/api/track/{universe_id}', 'post')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(codes('/api/alerts/{alert_id}', 'patch')).toEqual([
+      '200',
+      '400',
+      '401',
+      '403',
+      '404',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(doc.paths['/api/alerts']!.post!.description).toContain('- `rank_change`: fires when');
     expect(doc.tags.map((tag) => tag.name)).toContain('tracking');
   });
