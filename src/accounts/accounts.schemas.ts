@@ -55,7 +55,7 @@ export const RefreshBody = Type.Object({
 
 export const StatusLiteral = <T extends string>(status: T) => Type.Object({ status: Type.Literal(status) });
 
-export const ApiKeyScopes = Type.Array(Type.Union(API_KEY_SCOPES.map((s) => Type.Literal(s))), {
+export const ApiKeyScopes = Type.Array(Type.Enum([...API_KEY_SCOPES]), {
   minItems: 1,
   maxItems: API_KEY_SCOPES.length,
   uniqueItems: true,
@@ -93,7 +93,7 @@ export const UserIdParams = IdParams('User id');
 export const AdminUserPatch = Type.Object(
   {
     plan: Type.Optional(Type.String({ description: `One of ${PLANS.join(', ')} (any case)` })),
-    subscription_status: Type.Optional(Type.Union(SUBSCRIPTION_STATUSES.map((s) => Type.Literal(s)))),
+    subscription_status: Type.Optional(Type.Enum([...SUBSCRIPTION_STATUSES])),
   },
   { minProperties: 1 },
 );

@@ -103,6 +103,7 @@ describe('error mapping', () => {
     ['{"name":"x","count":-1}', 'body.count', 'body.count must be >= 0'],
     ['{"name":"x","count":"many"}', 'body.count', 'body.count must be integer'],
     ['{"name":"x","count":1,"nested":{"level":9}}', 'body.nested.level', 'body.nested.level must be <= 3'],
+    ['{"name":"x","count":1,"kind":"c"}', 'body.kind', 'body.kind must be one of: a, b'],
   ])('answers %s with 422 naming %s', async (body, field, detail) => {
     const res = await post(body);
     expect(res.statusCode).toBe(422);

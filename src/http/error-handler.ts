@@ -58,13 +58,31 @@ export function validationField(context: string | undefined, issue: FastifySchem
   return parts.join('.');
 }
 
-function validationMessage(field: string, issue: FastifySchemaValidationError): string {
+/** The constants an anyOf of `const` branches allows (a union of literals), from the issues Ajv
+ * reports for the same value; empty when the failure is anything else. */
+function allowedConstants(issues: FastifySchemaValidationError[]): unknown[] {
+  const first = issues[0]!;
+  const values: unknown[] = [];
+  for (const issue of issues) {
+    if (issue.instancePath !== first.instancePath) return [];
+    if (issue.keyword === 'anyOf') break;
+    if (issue.keyword !== 'const') return [];
+    values.push((issue.params as { allowedValue?: unknown }).allowedValue);
+  }
+  return values;
+}
+
+function validationMessage(field: string, issues: FastifySchemaValidationError[]): string {
+  const issue = issues[0]!;
   if (issue.keyword === 'required') return `${field} is required`;
   if (issue.keyword === 'additionalProperties') return `${field} is not an accepted field`;
   const params = issue.params as Record<string, unknown>;
   if (issue.keyword === 'enum' && Array.isArray(params.allowedValues)) {
     return `${field} must be one of: ${params.allowedValues.join(', ')}`;
   }
+  // Safety net for schemas written as a union of literals (anyOf of const): name every value.
+  const constants = issue.keyword === 'const' ? allowedConstants(issues) : [];
+  if (constants.length > 1) return `${field} must be one of: ${constants.join(', ')}`;
   return `${field} ${issue.message ?? 'is invalid'}`;
 }
 
@@ -110,7 +128,7 @@ export function toErrorReply(
   if (Array.isArray(fe.validation) && fe.validation.length > 0) {
     const issue = fe.validation[0]!;
     const field = validationField(fe.validationContext, issue);
-    const e = errors.validation(field, validationMessage(field, issue));
+    const e = errors.validation(field, validationMessage(field, fe.validation));
     return { status: 422, body: { detail: e.detail, code: e.code, field }, headers: {}, unexpected: false };
   }
   switch (fe.code) {

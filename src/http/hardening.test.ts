@@ -59,3 +59,45 @@ describe('integer ids are bounded', () => {
     expect(res.json().code).toBe('not_found');
   });
 });
+
+describe('enumerated values are named in the error', () => {
+  it('lists the allowed trending periods', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/trending?period=1y' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      detail: 'query.period must be one of: 1h, 6h, 24h, 7d, 30d',
+      code: 'validation_failed',
+      field: 'query.period',
+    });
+  });
+
+  it('lists the allowed API key scopes', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/keys',
+      headers: bearer(studio),
+      payload: { name: 'k', scopes: ['write'] },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      detail: 'body.scopes.0 must be one of: read, sdk:ingest, ingest:telemetry',
+      code: 'validation_failed',
+      field: 'body.scopes.0',
+    });
+  });
+
+  it('lists the allowed subscription statuses', async () => {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/users/${studio.userId}`,
+      headers: bearer(admin),
+      payload: { subscription_status: 'paused' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      detail: 'body.subscription_status must be one of: active, trialing, past_due, canceled, none',
+      code: 'validation_failed',
+      field: 'body.subscription_status',
+    });
+  });
+});

@@ -17,10 +17,10 @@ export const GameIdentity = {
 };
 
 export const TrendingQuery = Type.Object({
-  period: Type.Union(
-    PERIODS.map((p) => Type.Literal(p)),
-    { default: '24h', description: 'Window the trend compares with the one before it.' },
-  ),
+  period: Type.Enum([...PERIODS], {
+    default: '24h',
+    description: 'Window the trend compares with the one before it.',
+  }),
   genre: Type.Optional(
     Type.String({
       minLength: 1,
