@@ -25,9 +25,12 @@ export interface AccountsRouteDeps {
   secureCookies: boolean;
 }
 
-/** Browsers send Origin or Sec-Fetch-Mode on fetches; other clients get the refresh token in the body. */
+/**
+ * Browsers send Origin or Sec-Fetch-Site on their requests; other clients get the refresh token in
+ * the body. Sec-Fetch-Mode is no browser signal: Node's, Deno's and Bun's fetch send it too.
+ */
 function isNonBrowser(request: FastifyRequest): boolean {
-  return request.headers.origin === undefined && request.headers['sec-fetch-mode'] === undefined;
+  return request.headers.origin === undefined && request.headers['sec-fetch-site'] === undefined;
 }
 
 function answerWithSession(
@@ -87,7 +90,11 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
         summary: 'Sign in with e-mail and password',
         description:
           'Sets svc_access, svc_refresh and svc_csrf. Bumps the token version: every earlier session of the account ends. ' +
-          'A wrong e-mail and a wrong password get the same 401; repeated failures are slowed down per account and per IP (429).',
+          'A request with neither Origin nor Sec-Fetch-Site (a non-browser client) also gets `refresh_token` in the body. ' +
+          'A wrong e-mail and a wrong password get the same 401. Repeated failures are slowed down (429 rate_limited with ' +
+          'Retry-After, the password unchecked) per client IP and per account-and-IP pair; when one account fails from ' +
+          'many addresses, only addresses that already failed on it wait: a correct password from an address that has ' +
+          'not failed is never refused.',
         body: LoginBody,
         response: { 200: Type.Ref('LoginResult'), ...errorResponses(401, 422) },
       },
@@ -108,6 +115,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
         summary: 'Exchange a refresh token for a new token pair',
         description:
           'Reads the svc_refresh cookie (then X-CSRF-Token is required) or `refresh_token` in the body. ' +
+          'Answers like login: `refresh_token` is in the body only for requests with neither Origin nor Sec-Fetch-Site. ' +
           'Single use: a consumed token presented again answers 401 refresh_reused and ends the session everywhere.',
         body: RefreshBody,
         response: { 200: Type.Ref('LoginResult'), ...errorResponses(401, 403, 422) },

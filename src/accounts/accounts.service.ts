@@ -118,7 +118,7 @@ export class AccountsService {
       await recordFailure(this.deps.kv, scopes, now.getTime());
       throw invalidCredentials();
     }
-    await recordSuccess(this.deps.kv, email);
+    await recordSuccess(this.deps.kv, scopes);
     // One active session per account: the new version kills every earlier token.
     const tokenVersion = await repo.bumpTokenVersion(this.deps.db, row.id);
     await this.forgetAuthState(row.id);

@@ -90,9 +90,13 @@ describe('login', () => {
     expect(cookies.find((c) => c.name === 'svc_refresh')?.value).toBe(body.refresh_token);
   });
 
-  it('leaves the refresh token out of the body for browsers', async () => {
+  it('leaves the refresh token out of the body for browsers (Origin or Sec-Fetch-Site)', async () => {
     const u = await createUser(t);
-    for (const headers of [{ origin: 'http://localhost:8080' }, { 'sec-fetch-mode': 'cors' }]) {
+    for (const headers of [
+      { origin: 'http://localhost:8080' },
+      { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' },
+      { 'sec-fetch-site': 'none' },
+    ]) {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/auth/login',
@@ -101,6 +105,42 @@ describe('login', () => {
       });
       expect(Object.keys(res.json()).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
     }
+  });
+
+  it('gives the refresh token to fetch-based clients that send only Sec-Fetch-Mode', async () => {
+    // Node's, Deno's and Bun's fetch send Sec-Fetch-Mode: cors, and neither Origin nor Sec-Fetch-Site.
+    const u = await createUser(t);
+    const headers = { 'sec-fetch-mode': 'cors' };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers,
+      payload: { email: u.email, password: u.password },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { refresh_token: string };
+    expect(body.refresh_token).toEqual(expect.any(String));
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers,
+      payload: { refresh_token: body.refresh_token },
+    });
+    expect(refreshed.statusCode).toBe(200);
+    expect(Object.keys(refreshed.json()).sort()).toEqual([
+      'access_token',
+      'expires_in',
+      'refresh_token',
+      'token_type',
+    ]);
+    const browser = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      headers: { ...headers, 'sec-fetch-site': 'same-origin' },
+      payload: { refresh_token: (refreshed.json() as { refresh_token: string }).refresh_token },
+    });
+    expect(browser.statusCode).toBe(200);
+    expect(Object.keys(browser.json()).sort()).toEqual(['access_token', 'expires_in', 'token_type']);
   });
 
   it('marks every cookie Secure when served over HTTPS', async () => {

@@ -1,13 +1,31 @@
 /**
- * Progressive slow-down of failed logins, per account and per client IP: after a few free
- * failures each further one doubles the wait (1 s, 2 s, 4 s … up to 15 min) before the next try is
- * even checked. Counters live in the Kv store, so several processes share them through Redis.
+ * Progressive slow-down of failed logins. After a few free failures each further one doubles a
+ * scope's wait (1 s, 2 s, 4 s … up to 15 min). Counters live in the Kv store, so several processes
+ * share them through Redis.
+ *
+ * Why three scopes, and why only two of them refuse before the password is checked:
+ *
+ * - per (account, IP) pair: one client guessing one account. Checked before the password: while its
+ *   wait runs the pair gets 429 whatever it sends, so the guesser learns nothing.
+ * - per IP: one client guessing many accounts (an office or school may share an address, so it
+ *   gets more free failures). Checked before the password too.
+ * - per account: many IPs guessing one account (distributed guessing). If this wait refused every
+ *   request, anyone could lock the real owner out by failing six times, so it never refuses a client
+ *   that is clean for this account (no failure from its IP on this account in the window): such a
+ *   client has its password checked as usual (right → 200, wrong → 401, which makes it unclean).
+ *   Only clients that already failed on this account get 429 while the account's wait runs. A
+ *   distributed guesser therefore gets one guess per fresh address while the account is under
+ *   attack, and the owner signing in from their own (clean) address is never refused.
+ *
+ * A refused (429) attempt checks no password and counts no failure. A success clears the pair's
+ * counter only: the account's and the IP's keep slowing whoever else is guessing.
  */
 import { errors } from '../errors.js';
 import type { Kv } from '../kv/index.js';
 
 const WINDOW_MS = 15 * 60_000;
 const MAX_DELAY_SEC = 15 * 60;
+const MESSAGE = 'Too many failed sign-in attempts; wait before trying again.';
 
 export interface ThrottleScope {
   key: string;
@@ -15,38 +33,54 @@ export interface ThrottleScope {
   free: number;
 }
 
-export function loginScopes(email: string, ip: string): ThrottleScope[] {
-  return [
-    { key: `login:acct:${email}`, free: 5 },
-    { key: `login:ip:${ip}`, free: 20 }, // an office or school may share one address
-  ];
+export interface LoginScopes {
+  pair: ThrottleScope;
+  ip: ThrottleScope;
+  account: ThrottleScope;
 }
 
-/** Throws 429 with Retry-After while any scope is in its waiting period. */
-export async function assertNotThrottled(kv: Kv, scopes: ThrottleScope[], nowMs: number): Promise<void> {
-  for (const scope of scopes) {
-    const until = Number(await kv.get(`${scope.key}:until`));
-    if (until > nowMs) {
-      throw errors.rateLimited(
-        (until - nowMs) / 1000,
-        'Too many failed sign-in attempts; wait before trying again.',
-      );
-    }
+export function loginScopes(email: string, ip: string): LoginScopes {
+  return {
+    pair: { key: `login:pair:${ip}:${email}`, free: 5 },
+    ip: { key: `login:ip:${ip}`, free: 20 }, // an office or school may share one address
+    account: { key: `login:acct:${email}`, free: 10 },
+  };
+}
+
+async function waitMs(kv: Kv, scope: ThrottleScope, nowMs: number): Promise<number> {
+  const until = Number(await kv.get(`${scope.key}:until`));
+  return until > nowMs ? until - nowMs : 0;
+}
+
+function refuse(ms: number): never {
+  throw errors.rateLimited(ms / 1000, MESSAGE);
+}
+
+/**
+ * Throws 429 with Retry-After when this client may not have its password checked now: its pair or
+ * its IP is waiting, or the account is waiting and this client already failed on it.
+ */
+export async function assertNotThrottled(kv: Kv, scopes: LoginScopes, nowMs: number): Promise<void> {
+  for (const scope of [scopes.pair, scopes.ip]) {
+    const ms = await waitMs(kv, scope, nowMs);
+    if (ms > 0) refuse(ms);
   }
+  const accountMs = await waitMs(kv, scopes.account, nowMs);
+  if (accountMs > 0 && Number(await kv.get(`${scopes.pair.key}:n`)) > 0) refuse(accountMs);
 }
 
-export async function recordFailure(kv: Kv, scopes: ThrottleScope[], nowMs: number): Promise<void> {
-  for (const scope of scopes) {
+export async function recordFailure(kv: Kv, scopes: LoginScopes, nowMs: number): Promise<void> {
+  for (const scope of [scopes.pair, scopes.ip, scopes.account]) {
     const failures = await kv.incr(`${scope.key}:n`, WINDOW_MS);
     if (failures > scope.free) {
-      const delaySec = Math.min(MAX_DELAY_SEC, 2 ** (failures - scope.free - 1));
+      const delaySec = Math.min(MAX_DELAY_SEC, 2 ** Math.min(30, failures - scope.free - 1));
       await kv.set(`${scope.key}:until`, String(nowMs + delaySec * 1000), delaySec * 1000);
     }
   }
 }
 
-/** A successful login clears the account's counter (not the IP's). */
-export async function recordSuccess(kv: Kv, email: string): Promise<void> {
-  await kv.del(`login:acct:${email}:n`);
-  await kv.del(`login:acct:${email}:until`);
+/** A successful login clears this client's record on the account (not the account's or the IP's). */
+export async function recordSuccess(kv: Kv, scopes: LoginScopes): Promise<void> {
+  await kv.del(`${scopes.pair.key}:n`);
+  await kv.del(`${scopes.pair.key}:until`);
 }

@@ -51,6 +51,10 @@ export interface Entitlements {
   plans: Record<PlanName, PlanEntitlements>;
   /** Anonymous callers: per IP, Explorer data shape. */
   anonymousRatePerMin: number;
+  /** Sign-in, registration and refresh: per IP, a bucket of their own (anonymous reads never use it up). */
+  authRatePerMin: number;
+  /** Failed API-key lookups per IP per minute; past it the IP's key requests get 429 without a lookup. */
+  apiKeyFailuresPerMin: number;
   /** SDK ingest per key: token bucket. */
   ingestBurst: number;
   ingestPerSecond: number;
@@ -108,6 +112,8 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
     },
   },
   anonymousRatePerMin: 30,
+  authRatePerMin: 30,
+  apiKeyFailuresPerMin: 20,
   ingestBurst: 100,
   ingestPerSecond: 20,
 };
@@ -127,6 +133,8 @@ export const EntitlementsOverrideSchema = Type.Object(
       ),
     ),
     anonymousRatePerMin: Type.Optional(Type.Integer({ minimum: 1 })),
+    authRatePerMin: Type.Optional(Type.Integer({ minimum: 1 })),
+    apiKeyFailuresPerMin: Type.Optional(Type.Integer({ minimum: 1 })),
     ingestBurst: Type.Optional(Type.Integer({ minimum: 1 })),
     ingestPerSecond: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
   },

@@ -19,7 +19,8 @@ export type AuthMode = 'public' | 'optional' | 'read' | 'user';
 
 export interface AccessRule {
   /**
-   * public: no credentials are looked at (login, register, refresh); rate limited per IP.
+   * public: no credentials are looked at (login, register, refresh); rate limited per IP in the
+   * "auth" bucket, apart from anonymous reads.
    * optional: anonymous callers, users and `read` API keys. read: users and `read` keys.
    * user: a signed-in user (cookie or bearer) only; API keys get 403 api_key_read_only.
    */
@@ -130,8 +131,14 @@ function authorize(request: FastifyRequest, principal: Principal, rule: AccessRu
 function rateBucket(
   request: FastifyRequest,
   principal: Principal,
+  rule: AccessRule,
   deps: AuthDeps,
 ): { key: string; name: string; perMin: number } {
+  // Sign-in, registration and refresh have their own per-IP bucket, so a page reading the market
+  // anonymously can never make its own sign-in fail.
+  if (rule.auth === 'public') {
+    return { key: `rl:auth:ip:${request.ip}`, name: 'auth', perMin: deps.entitlements.authRatePerMin };
+  }
   switch (principal.kind) {
     case 'user':
       return {
@@ -154,11 +161,12 @@ async function rateLimit(
   request: FastifyRequest,
   reply: FastifyReply,
   principal: Principal,
+  rule: AccessRule,
   deps: AuthDeps,
 ): Promise<void> {
-  const bucket = rateBucket(request, principal, deps);
-  const rule: RateRule = { burst: bucket.perMin, emissionMs: 60_000 / bucket.perMin };
-  const d = await deps.kv.rateLimit(bucket.key, rule, deps.clock.now().getTime());
+  const bucket = rateBucket(request, principal, rule, deps);
+  const rate: RateRule = { burst: bucket.perMin, emissionMs: 60_000 / bucket.perMin };
+  const d = await deps.kv.rateLimit(bucket.key, rate, deps.clock.now().getTime());
   // draft-ietf-httpapi-ratelimit-headers: the policy (quota q per window w seconds) and the state.
   reply.header('RateLimit-Policy', `"${bucket.name}";q=${bucket.perMin};w=60`);
   reply.header('RateLimit', `"${bucket.name}";r=${d.remaining};t=${d.resetSec}`);
@@ -183,7 +191,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       const principal = rule.auth === 'public' ? ANONYMOUS : await identify(request, deps);
       if (rule.auth !== 'public') authorize(request, principal, rule, deps);
       request.principal = principal;
-      await rateLimit(request, reply, principal, deps);
+      await rateLimit(request, reply, principal, rule, deps);
     };
     const existing = route.onRequest;
     route.onRequest = [guard, ...(existing ? (Array.isArray(existing) ? existing : [existing]) : [])];
@@ -208,7 +216,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       rule.auth !== 'public'
         ? 'Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).'
         : '',
-      'Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.',
+      rule.auth === 'public'
+        ? 'Rate limited per IP in the "auth" bucket (shared by sign-in, registration and refresh, apart from anonymous reads): RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.'
+        : 'Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.',
     ].filter(Boolean);
     schema.description = [schema.description, ...notes].filter(Boolean).join('\n\n');
   });
