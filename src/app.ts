@@ -78,6 +78,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   app.addSchema(ErrorResponse);
+  // Every body-taking route reads JSON (Dev Lens reads multipart in its own scope): without
+  // Fastify's text/plain parser, any other content-type is 415 unsupported_media_type.
+  app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   const https = deps.config.publicUrl.startsWith('https:');
   await app.register(helmet, {

@@ -101,3 +101,61 @@ describe('enumerated values are named in the error', () => {
     });
   });
 });
+
+describe('a body that is not JSON', () => {
+  const refused = {
+    detail: 'This endpoint does not accept that content-type.',
+    code: 'unsupported_media_type',
+  };
+  const types = [
+    'text/plain',
+    'text/plain; charset=utf-8',
+    'application/x-www-form-urlencoded',
+    'application/xml',
+    'application/vnd.api+json',
+  ];
+
+  it.each(types)('on POST /api/auth/login as %s answers 415', async (type) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': type },
+      payload: JSON.stringify({ email: studio.email, password: studio.password }),
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual(refused);
+  });
+
+  it.each(types)('on POST /api/keys as %s answers 415', async (type) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/keys',
+      headers: { ...bearer(studio), 'content-type': type },
+      payload: JSON.stringify({ name: 'k', scopes: ['read'] }),
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual(refused);
+  });
+
+  it('on POST /api/sdk/events as text/plain answers 415', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/sdk/events',
+      headers: { 'content-type': 'text/plain' },
+      payload: JSON.stringify({ api_key: 'svc_live_x', events: [{}] }),
+    });
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual(refused);
+  });
+
+  it('is accepted as application/json with a charset', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/keys',
+      headers: { ...bearer(studio), 'content-type': 'application/json; charset=utf-8' },
+      payload: JSON.stringify({ name: 'k', scopes: ['read'] }),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'k', scopes: ['read'] });
+  });
+});
