@@ -6,6 +6,8 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // FC_SEED: every fast-check property draws from one seed, printed when a property fails.
+    setupFiles: ['test/setup/fast-check.ts'],
     // Each test file gets its own database; keep the default reporter (CI reads its summary).
   },
 });

@@ -6,6 +6,9 @@
  *
  * The one 5xx by design, 503 quota_exceeded, depends on the team's usage and not on the body: the
  * keys here are on a plan whose quota these runs cannot use up, and the rate limit is lifted.
+ *
+ * A failing property prints its seed: `FC_SEED=<seed> npx vitest run src/ingest/ingest.fuzz.test.ts`
+ * replays it (test/setup/fast-check.ts); FUZZ_SCALE=10 runs ten times as many cases.
  */
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -141,6 +144,25 @@ function buildEvents(b: { elements: Element[]; repeatFirst: boolean }): unknown[
   return events;
 }
 
+/**
+ * Whether a body holding `value` is one the server refuses whole as 400 invalid_json (README:
+ * prototype-poisoning keys), whatever else it holds: an own `__proto__` key anywhere, or a
+ * `constructor` key whose value is an object with a `prototype` key (Fastify's secure-json-parse
+ * rules). fast-check's JSON values and strings produce both now and then; the value is read as the
+ * server reads it, after a round trip through JSON text.
+ */
+function poisoned(value: unknown): boolean {
+  const walk = (v: unknown): boolean => {
+    if (v === null || typeof v !== 'object') return false;
+    if (Object.hasOwn(v, '__proto__')) return true;
+    const ctor: unknown = Object.hasOwn(v, 'constructor') ? (v as Raw).constructor : undefined;
+    if (ctor !== null && typeof ctor === 'object' && Object.hasOwn(ctor, 'prototype')) return true;
+    return Object.values(v).some(walk);
+  };
+  const text = JSON.stringify(value);
+  return text !== undefined && walk(JSON.parse(text));
+}
+
 /** For a failure report: the value with every non-ASCII code unit escaped, so surrogates show. */
 const show = (v: unknown): string =>
   (JSON.stringify(v, (_k, x) => (x === DROP ? '<dropped>' : x)) ?? String(v)).replace(
@@ -175,6 +197,7 @@ describe('POST /api/sdk/events never answers 5xx (fuzz)', () => {
       env: {
         ENTITLEMENTS: JSON.stringify({
           anonymousRatePerMin: 100_000,
+          apiKeyFailuresPerMin: 1_000_000,
           ingestBurst: 1_000_000,
           ingestPerSecond: 1_000_000,
         }),
@@ -317,7 +340,7 @@ describe('POST /api/sdk/events never answers 5xx (fuzz)', () => {
   }, 60_000);
 
   for (const mode of ['sync', 'async'] as const) {
-    it(`property 2 (${mode}): a batch of valid, broken and junk events with wild strings gets 200/202, counts that add up, and stores what it accepts`, async () => {
+    it(`property 2 (${mode}): a batch of valid, broken and junk events with wild strings gets 200/202 (400 invalid_json when a key poisons prototypes), counts that add up, and stores what it accepts`, async () => {
       t.app.ingest.service.mode = mode;
       await fc.assert(
         fc.asyncProperty(batchArb, async (b) => {
@@ -327,6 +350,15 @@ describe('POST /api/sdk/events never answers 5xx (fuzz)', () => {
             () => postEvents(t.app, { api_key: k.key, events }),
             () => events,
           );
+          if (poisoned(events)) {
+            // A forbidden key anywhere refuses the whole body, before any event is read.
+            expect([res.statusCode, (res.json() as { code: string }).code], res.body).toEqual([
+              400,
+              'invalid_json',
+            ]);
+            expect(await storedCount()).toBe(before);
+            return;
+          }
           expect(mode === 'sync' ? [200] : [200, 202], res.body).toContain(res.statusCode);
           checkCounts(res, events);
           if (mode === 'async') {

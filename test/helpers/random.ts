@@ -11,3 +11,15 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * The seed of a randomised test run: the integer in the environment variable `name` (to replay a
+ * failure), else a fresh one. Tests print it when they fail, so any failure can be replayed.
+ */
+export function seedFromEnv(name: string): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return (Math.random() * 2 ** 32) | 0;
+  const seed = Number(raw);
+  if (!Number.isSafeInteger(seed)) throw new Error(`${name} must be an integer (got "${raw}")`);
+  return seed;
+}
