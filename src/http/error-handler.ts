@@ -11,6 +11,7 @@ import type {
   FastifySchemaValidationError,
 } from 'fastify';
 import { AppError, errors } from '../errors.js';
+import { trackRouteMethods } from './route-methods.js';
 
 export interface ErrorBody {
   detail: string;
@@ -183,8 +184,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else if (status >= 400) request.log.info({ status, code: body.code }, 'request refused');
     return reply.code(status).headers(headers).send(body);
   });
+  const routes = trackRouteMethods(app);
   app.setNotFoundHandler((request, reply) => {
-    const path = (request.url.split('?')[0] ?? '').slice(0, 200);
+    const fullPath = request.url.split('?')[0] ?? '';
+    const path = fullPath.slice(0, 200);
+    const allowed = routes.allowed(fullPath);
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      const allow = allowed.join(', ');
+      return reply
+        .code(405)
+        .header('allow', allow)
+        .send({
+          detail: `${request.method} is not allowed on ${path}; allowed: ${allow}.`,
+          code: 'method_not_allowed',
+        });
+    }
     return reply.code(404).send({ detail: `No route matches ${request.method} ${path}.`, code: 'not_found' });
   });
 }

@@ -159,3 +159,30 @@ describe('a body that is not JSON', () => {
     expect(res.json()).toMatchObject({ name: 'k', scopes: ['read'] });
   });
 });
+
+describe('a known path with another method', () => {
+  it.each([
+    ['PUT', '/api/trending', 'GET, HEAD'],
+    ['POST', '/api/trending?period=24h', 'GET, HEAD'],
+    ['GET', '/api/auth/login', 'POST'],
+    ['GET', '/api/keys/123', 'DELETE'],
+    ['PUT', '/api/keys', 'GET, HEAD, POST'],
+    ['DELETE', '/healthz', 'GET, HEAD'],
+  ] as const)('%s %s answers 405 with Allow: %s', async (method, url, allow) => {
+    const res = await t.app.inject({ method, url, headers: bearer(studio) });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    const path = url.split('?')[0];
+    expect(res.json()).toEqual({
+      detail: `${method} is not allowed on ${path}; allowed: ${allow}.`,
+      code: 'method_not_allowed',
+    });
+  });
+
+  it('an unknown path is still 404', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/keys/1/nothing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers.allow).toBeUndefined();
+    expect(res.json()).toEqual({ detail: 'No route matches PUT /api/keys/1/nothing.', code: 'not_found' });
+  });
+});
