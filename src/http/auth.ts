@@ -7,6 +7,7 @@
  */
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { limitKeyLookups } from '../accounts/key-lookup-throttle.js';
 import { type Entitlements, type PlanName, planAtLeast } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
@@ -96,7 +97,13 @@ async function identify(request: FastifyRequest, deps: AuthDeps): Promise<Princi
   }
   const apiKey = request.headers['x-api-key'];
   if (typeof apiKey === 'string') {
-    return { kind: 'api_key', ...(await deps.authenticator.apiKey(apiKey.trim())) };
+    const limit = {
+      kv: deps.kv,
+      perMin: deps.entitlements.apiKeyFailuresPerMin,
+      nowMs: deps.clock.now().getTime(),
+    };
+    const key = await limitKeyLookups(limit, request.ip, () => deps.authenticator.apiKey(apiKey.trim()));
+    return { kind: 'api_key', ...key };
   }
   const cookie = request.cookies[ACCESS_COOKIE];
   if (cookie) return { kind: 'user', via: 'cookie', ...(await deps.authenticator.accessToken(cookie)) };
@@ -213,6 +220,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       rule.plan ? `Requires the ${rule.plan} plan or higher (403 plan_upgrade_required).` : '',
       rule.admin ? 'Administrators only (403 admin_required).' : '',
       rule.auth === 'user' ? 'API keys are refused (403 api_key_read_only).' : '',
+      rule.auth === 'optional' || rule.auth === 'read'
+        ? "After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup."
+        : '',
       rule.auth !== 'public'
         ? 'Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).'
         : '',

@@ -19,7 +19,9 @@ const SDK_VERSION_MAX = 64;
 const INGEST_DESCRIPTION = [
   'Ingests a batch of 1 to 500 SDK events. The API key is read from the body field `api_key` only ' +
     '(missing → 401 api_key_missing; unknown or revoked → 401 api_key_invalid; a key without sdk:ingest or ' +
-    'ingest:telemetry → 403 insufficient_scope); the Authorization header is not read.',
+    'ingest:telemetry → 403 insufficient_scope); the Authorization header is not read. After 20 (by default) failed key ' +
+    'lookups (api_key_invalid) from one IP within a minute, that IP gets 429 rate_limited with Retry-After for a ' +
+    'minute without any lookup, whatever key it sends (a valid one too).',
   'Body ≤ 1 MiB, also after gzip inflation (`Content-Encoding: gzip` accepted) → else 413 payload_too_large; ' +
     'more than 500 events → 413 batch_too_large; none → 422 validation_failed.',
   'Each event is validated on its own: invalid ones are counted in `rejected` with an `errors` item ' +
@@ -97,7 +99,7 @@ async function handleIngest(
   const apiKey = bodyField(body, 'api_key');
   if (apiKey === undefined || apiKey === null || apiKey === '') throw errors.apiKeyMissing();
   if (typeof apiKey !== 'string') throw errors.apiKeyInvalid();
-  const key = await service.authenticate(apiKey);
+  const key = await service.authenticate(apiKey, request.ip);
   const decision = await service.rateLimit(key);
   rateHeaders(reply, decision, opts.ingestBurst, opts.ingestPerSecond);
   if (!decision.allowed) throw errors.rateLimited(decision.retryAfterSec);

@@ -4,7 +4,7 @@
  * counts answered are final in both modes; the queue only defers the insert into `events`.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { type Entitlements, INGEST_SCOPES } from '../accounts/index.js';
+import { type Entitlements, INGEST_SCOPES, limitKeyLookups } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/index.js';
 import { AppError, errors } from '../errors.js';
@@ -95,9 +95,15 @@ export class IngestService {
 
   constructor(private readonly deps: IngestServiceDeps) {}
 
-  /** The key behind `secret`, if it may ingest (401 api_key_invalid, 403 insufficient_scope). */
-  async authenticate(secret: string): Promise<IngestKey> {
-    const key = await this.deps.authenticator.apiKey(secret);
+  /** The key behind `secret`, if it may ingest (401 api_key_invalid, 403 insufficient_scope; 429
+   * without a lookup while `ip` has too many failed lookups). */
+  async authenticate(secret: string, ip: string): Promise<IngestKey> {
+    const limit = {
+      kv: this.deps.kv,
+      perMin: this.deps.entitlements.apiKeyFailuresPerMin,
+      nowMs: this.deps.clock.now().getTime(),
+    };
+    const key = await limitKeyLookups(limit, ip, () => this.deps.authenticator.apiKey(secret));
     if (!key.scopes.some((s) => (INGEST_SCOPES as readonly string[]).includes(s))) {
       throw errors.insufficientScope('This API key has no ingest scope (sdk:ingest or ingest:telemetry).');
     }

@@ -54,11 +54,16 @@ export interface TestAppOptions {
 /** The real app on a fresh, migrated database (PGlite in memory unless `engine` says otherwise). */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = options.testDb ?? (await migratedDb(options.engine ?? 'pglite'));
-  // Every injected request comes from 127.0.0.1: lift the per-IP limits (anonymous and auth, 30/min) so a file's
-  // many sign-ins do not trip it. Rate-limit tests pass their own ENTITLEMENTS.
+  // Every injected request comes from 127.0.0.1: lift the per-IP limits (anonymous reads, auth,
+  // failed key lookups) so a file's many requests do not trip them. Rate-limit tests pass their own
+  // ENTITLEMENTS.
   const config = loadConfig({
     LOG_LEVEL: 'info',
-    ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 100_000, authRatePerMin: 100_000 }),
+    ENTITLEMENTS: JSON.stringify({
+      anonymousRatePerMin: 100_000,
+      authRatePerMin: 100_000,
+      apiKeyFailuresPerMin: 100_000,
+    }),
     ...options.env,
   });
   const logs = new LogCapture();
