@@ -22,6 +22,7 @@ import {
   registerAuth,
   registerErrorHandling,
   registerHealthRoutes,
+  registerNulGuard,
   registerOpenApi,
 } from './http/index.js';
 import { registerIngest } from './ingest/index.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Fastify's text/plain parser, any other content-type is 415 unsupported_media_type.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
+  registerNulGuard(app);
   const https = deps.config.publicUrl.startsWith('https:');
   await app.register(helmet, {
     // Swagger UI at /docs needs inline styles and data: images; everything is served from 'self'.

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { bearer, type LoggedIn, signedIn } from '../../test/helpers/auth.js';
+import { ingestKey, postEvents, sdkEvent } from '../../test/helpers/ingest.js';
 
 let t: TestApp;
 let studio: LoggedIn;
@@ -184,5 +185,84 @@ describe('a known path with another method', () => {
     expect(res.statusCode).toBe(404);
     expect(res.headers.allow).toBeUndefined();
     expect(res.json()).toEqual({ detail: 'No route matches PUT /api/keys/1/nothing.', code: 'not_found' });
+  });
+});
+
+describe('the NUL character (U+0000) in a string', () => {
+  const nul = (field: string) => ({
+    detail: `${field} must not contain the NUL character (U+0000)`,
+    code: 'validation_failed',
+    field,
+  });
+
+  it.each([
+    ['POST', '/api/keys', { name: 'a\u0000b', scopes: ['read'] }, 'body.name'],
+    [
+      'POST',
+      '/api/webhooks',
+      { url: 'https://example.com/hook', secret: `${'s'.repeat(20)}\u0000` },
+      'body.secret',
+    ],
+    ['POST', '/api/alerts', { game_id: 1, type: 'ccu_spike\u0000', threshold: 1 }, 'body.type'],
+    [
+      'POST',
+      '/api/auth/register',
+      { email: 'nul\u0000@example.com', password: 'long enough password' },
+      'body.email',
+    ],
+    ['POST', '/api/auth/login', { email: 'a@example.com', password: 'pass\u0000word' }, 'body.password'],
+    [
+      'POST',
+      '/api/revenue-simulator',
+      { avg_ccu: 1, gamepass_count: 1, avg_gamepass_price: 1, genre: '\u0000' },
+      'body.genre',
+    ],
+    ['POST', '/api/keys', { name: 'k', scopes: ['read', 'x\u0000'] }, 'body.scopes.1'],
+    [
+      'POST',
+      '/api/keys',
+      { name: 'k', scopes: ['read'], extra: { deep: [1, 'x\u0000'] } },
+      'body.extra.deep.1',
+    ],
+    ['POST', '/api/keys', { name: 'k', scopes: ['read'], 'bad\u0000key': 1 }, 'body.bad\\u0000key'],
+  ] as const)('%s %s names $3', async (method, url, payload, field) => {
+    const res = await t.app.inject({ method, url, headers: bearer(studio), payload });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual(nul(field));
+  });
+
+  it('names the field in an admin patch', async () => {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/users/${studio.userId}`,
+      headers: bearer(admin),
+      payload: { plan: 'Builder\u0000' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual(nul('body.plan'));
+  });
+
+  it('names a query parameter', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/search?q=blox%00fruits',
+      headers: bearer(studio),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual(nul('query.q'));
+  });
+
+  it('leaves ingest to refuse the event, not the batch', async () => {
+    const k = await ingestKey(t);
+    const res = await postEvents(t.app, {
+      api_key: k.key,
+      events: [sdkEvent(1), sdkEvent(2, { player_id: 'p\u0000' })],
+    });
+    expect([200, 202]).toContain(res.statusCode);
+    expect(res.json()).toMatchObject({
+      accepted: 1,
+      rejected: 1,
+      errors: [{ index: 1, field: 'player_id' }],
+    });
   });
 });
