@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { createAccounts, registerAccounts } from './accounts/index.js';
 import type { Clock } from './clock.js';
@@ -24,6 +24,7 @@ import {
   registerHealthRoutes,
   registerNulGuard,
   registerOpenApi,
+  toErrorReply,
 } from './http/index.js';
 import { registerIngest } from './ingest/index.js';
 import type { Kv } from './kv/index.js';
@@ -70,6 +71,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     trustProxy: deps.config.trustProxy,
     forceCloseConnections: 'idle',
+    // The router's own refusals (a path that is not valid percent-encoding: 400; a path parameter
+    // over maxParamLength: 414) skip every route and the error handler: answer them as {detail, code}.
+    frameworkErrors: (err, request, reply: FastifyReply) => {
+      const { status, body, headers } = toErrorReply(err, request.id);
+      return reply
+        .code(status)
+        .headers({ ...headers, 'x-request-id': request.id })
+        .send(body);
+    },
     ajv: {
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false },
     },

@@ -283,9 +283,11 @@ describe.each(testEngines())('games routes on %s', (engine) => {
     ]);
     expect(Object.keys(doc.paths['/api/game/{place_id}']!.get.responses).sort()).toEqual([
       '200',
+      '400',
       '401',
       '403',
       '404',
+      '414',
       '422',
       '429',
       '500',

@@ -9,6 +9,7 @@ let t: TestApp;
 interface Operation {
   parameters?: { name: string; in: string; required?: boolean; schema: { default?: unknown } }[];
   requestBody?: unknown;
+  security?: unknown[];
   responses: Record<string, unknown>;
 }
 
@@ -123,6 +124,8 @@ describe('GET /openapi.json', () => {
         const expected = ['500'];
         if (['post', 'put', 'patch', 'delete'].includes(method)) expected.push('400', '413', '415');
         if (op.requestBody || (op.parameters ?? []).length > 0) expected.push('422');
+        if (path.includes('{')) expected.push('400', '414');
+        if (op.security) expected.push('403');
         if (path.startsWith('/api/')) expected.push('503');
         for (const status of expected) {
           if (!op.responses[status]) missing.push(`${method.toUpperCase()} ${path} ${status}`);
@@ -131,6 +134,28 @@ describe('GET /openapi.json', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+
+  it('answers the router refusals it documents for path parameters as {detail, code}', async () => {
+    const doc = (await getDoc('/openapi.json')) as Awaited<ReturnType<typeof getDoc>> & {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    expect(Object.keys(doc.paths['/api/widgets/{id}']!.get!.responses)).toEqual(
+      expect.arrayContaining(['400', '414']),
+    );
+    const badEncoding = await t.app.inject({ url: '/api/widgets/%FF', headers: { 'x-request-id': 'req-1' } });
+    expect(badEncoding.statusCode).toBe(400);
+    expect(badEncoding.headers['x-request-id']).toBe('req-1');
+    expect(badEncoding.json()).toEqual({
+      detail: "'/api/widgets/%FF' is not a valid url component",
+      code: 'bad_request',
+    });
+    const tooLong = await t.app.inject({ url: `/api/widgets/${'1'.repeat(101)}` });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.json()).toEqual({
+      detail: expect.stringContaining('/api/widgets/111'),
+      code: 'uri_too_long',
+    });
   });
 
   it('marks no parameter with a default as required', async () => {
@@ -156,6 +181,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(doc.paths['/api/trending']!.get!.responses).sort()).toEqual([
       '200',
       '401',
+      '403',
       '422',
       '429',
       '500',
@@ -177,6 +203,7 @@ describe('GET /openapi.json', () => {
       '403',
       '404',
       '413',
+      '414',
       '415',
       '422',
       '429',

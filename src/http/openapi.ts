@@ -37,9 +37,9 @@ interface RouteSchema {
  * Adds to a route's responses every status the framework itself can answer it with, so no route
  * can forget one (spec/DECISIONS.md §1): 400 invalid_json, 413 payload_too_large and 415
  * unsupported_media_type wherever a body is parsed, 422 validation_failed wherever a part of the
- * request is validated, 503 temporarily_unavailable on /api (the database or Redis can be down)
- * and 500 internal_error everywhere (masked, with the request id). Statuses a route already
- * declares keep their schema.
+ * request is validated, 400 and 414 where the path has parameters, 403 where credentials are read,
+ * 503 temporarily_unavailable on /api (the database or Redis can be down) and 500 internal_error
+ * everywhere (masked, with the request id). Statuses a route already declares keep their schema.
  */
 export function addFrameworkResponses(route: RouteOptions): void {
   const schema = route.schema as RouteSchema | undefined;
@@ -48,6 +48,13 @@ export function addFrameworkResponses(route: RouteOptions): void {
   const statuses: number[] = [500];
   if (methods.some((m) => BODY_METHODS.has(m))) statuses.push(400, 413, 415);
   if (schema.params || schema.querystring || schema.body || schema.headers) statuses.push(422);
+  // The router refuses a path parameter that is not valid percent-encoding (400) or longer than
+  // maxParamLength (414) before the route runs.
+  if (route.url.includes(':')) statuses.push(400, 414);
+  // Every guard that reads credentials refuses an ingest-only API key (403 insufficient_scope),
+  // also where anonymous callers are welcome.
+  const access = (route.config as { access?: { auth?: string } } | undefined)?.access;
+  if (access && access.auth !== 'public') statuses.push(403);
   if (route.url.startsWith('/api/')) statuses.push(503);
   schema.response ??= {};
   for (const status of statuses) schema.response[status] ??= ErrorRef;
