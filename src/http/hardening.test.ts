@@ -252,6 +252,11 @@ describe('the NUL character (U+0000) in a string', () => {
     expect(res.json()).toEqual(nul('query.q'));
   });
 
+  it('ignores a query string the route does not read', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz?x=%00' });
+    expect(res.statusCode).toBe(200);
+  });
+
   it('leaves ingest to refuse the event, not the batch', async () => {
     const k = await ingestKey(t);
     const res = await postEvents(t.app, {

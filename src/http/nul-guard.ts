@@ -1,7 +1,7 @@
 /**
  * PostgreSQL cannot store the NUL character (U+0000) in text: a request carrying one in any string
- * (a value or an object key, in the body, query or path) is refused here with 422
- * validation_failed naming the first such field, before any schema or handler sees it. A route
+ * (a value or an object key, in a body, query or path the route declares) is refused here with
+ * 422 validation_failed naming the first such field, before any schema or handler sees it. A route
  * that refuses NUL on its own terms (SDK ingest rejects the event, not the batch) opts out with
  * `config: { allowNul: true }`.
  */
@@ -53,8 +53,14 @@ export function findNul(root: unknown, prefix: string): string | null {
   return null;
 }
 
+/** Only what the route declares: an undeclared query string or body is never read, so harmless. */
 function firstNul(request: FastifyRequest): string | null {
-  return findNul(request.params, 'path') ?? findNul(request.query, 'query') ?? findNul(request.body, 'body');
+  const schema = request.routeOptions.schema ?? {};
+  return (
+    (schema.params ? findNul(request.params, 'path') : null) ??
+    (schema.querystring ? findNul(request.query, 'query') : null) ??
+    (schema.body ? findNul(request.body, 'body') : null)
+  );
 }
 
 export function registerNulGuard(app: FastifyInstance): void {
