@@ -2,18 +2,14 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CREATOR_HUB_EXPORT, realdataFile } from '../../test/helpers/realdata.js';
 import type { Db } from '../db/index.js';
 import { advise, type NarrativeProvider } from './advice.js';
 import { analyseCsv } from './analysis.js';
 import { DevLensService, type FormPart, guardFormulas } from './devlens.service.js';
 import type { Analysis, Pattern } from './types.js';
 
-const REAL_EXPORT = readFileSync(
-  new URL(
-    '../../../shared/realdata/creator-hub-csv/engagement_daily-active-users_export__rasorite-example.csv',
-    import.meta.url,
-  ),
-);
+const REAL_EXPORT = readFileSync(realdataFile(CREATOR_HUB_EXPORT));
 
 function retentionCsv(d1: number, d7: number, d30: number, days = 35): string {
   const rows = ['Date,D1 Retention,D7 Retention,D30 Retention'];

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { days, messy, type Table, toCsv } from '../../test/fixtures/devlens/make.js';
+import { CREATOR_HUB_EXPORT, realdataFile } from '../../test/helpers/realdata.js';
 import { analyseCsv } from './analysis.js';
 
-const REAL =
-  '../../../shared/realdata/creator-hub-csv/engagement_daily-active-users_export__rasorite-example.csv';
-const realFile = (): Buffer => readFileSync(new URL(REAL, import.meta.url));
+const realFile = (): Buffer => readFileSync(realdataFile(CREATOR_HUB_EXPORT));
 
 describe('the real Creator Hub export', () => {
   it('is detected as engagement with the exact DAU figures and its own benchmark rows', async () => {

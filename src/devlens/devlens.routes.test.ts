@@ -3,16 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { bearer, cookieHeader, type LoggedIn, signedIn } from '../../test/helpers/auth.js';
 import { csvUpload, multipart } from '../../test/helpers/multipart.js';
+import { CREATOR_HUB_EXPORT, realdataFile } from '../../test/helpers/realdata.js';
 import { advise } from './advice.js';
 import { analyseCsv } from './analysis.js';
 import { onlyAnalysisNumbers } from './devlens.service.js';
 
-const REAL_EXPORT = readFileSync(
-  new URL(
-    '../../../shared/realdata/creator-hub-csv/engagement_daily-active-users_export__rasorite-example.csv',
-    import.meta.url,
-  ),
-);
+const REAL_EXPORT = readFileSync(realdataFile(CREATOR_HUB_EXPORT));
 const URL_ANALYZE = '/api/dev-lens/analyze';
 const LABEL = /^[+-]\d+\.\d%$/;
 

@@ -1,20 +1,24 @@
 /**
  * A local stand-in for the Roblox web APIs: a node:http server on 127.0.0.1 (port 0) that answers
- * each path from a script of replies — the real recorded bodies in ../shared/realdata/roblox-api,
+ * each path from a script of replies — the real recorded bodies in realdata/roblox-api (helpers/realdata.ts),
  * or faults (429 + Retry-After, 500, a response that never comes, malformed JSON). It counts the
  * requests in flight so tests can check a concurrency cap. Nothing here reaches the internet.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { needsRealdata, realdataFile } from './realdata.js';
 
-/** The recorded Roblox responses (read-only fixtures; never edit them). */
-export const REALDATA_DIR = new URL('../../../shared/realdata/roblox-api/', import.meta.url);
+/** The recorded Roblox responses (read-only fixtures; never edit them): realdata/roblox-api/<name>. */
+export const roblox = (name: string): string => `roblox-api/${name}`;
 
-/** The exact recorded body of one fixture file. */
+/** The exact recorded body of one fixture file (test/fixtures/realdata, else ../shared/realdata). */
 export function fixture(name: string): string {
-  return readFileSync(new URL(name, REALDATA_DIR), 'utf8');
+  return readFileSync(realdataFile(roblox(name)), 'utf8');
 }
+
+/** Test options for a test that reads these fixtures: skipped when one is not available. */
+export const needsFixtures = (...names: string[]) => needsRealdata(...names.map(roblox));
 
 export const FIXTURES = {
   crossroads: 'games.roblox.com__v1_games__alcubierre_crossroads.json',

@@ -4,6 +4,7 @@ import {
   hang,
   json,
   malformed,
+  needsFixtures,
   type ReplayServer,
   recorded,
   sequence,
@@ -111,13 +112,17 @@ describe('Roblox HTTP client', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('reports the recorded 400 (error code 8) without retrying', async () => {
-    server.route('/x', recorded(FIXTURES.badIds400, 400));
-    const r = await get(makeClient());
-    expect(r).toMatchObject({ ok: false, reason: 'http_4xx', status: 400 });
-    expect(r.ok ? '' : r.detail).toContain('"code":8');
-    expect(server.requests).toHaveLength(1);
-  });
+  it(
+    'reports the recorded 400 (error code 8) without retrying',
+    needsFixtures(FIXTURES.badIds400),
+    async () => {
+      server.route('/x', recorded(FIXTURES.badIds400, 400));
+      const r = await get(makeClient());
+      expect(r).toMatchObject({ ok: false, reason: 'http_4xx', status: 400 });
+      expect(r.ok ? '' : r.detail).toContain('"code":8');
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 
   it('reports a refused connection as a network failure after its retries', async () => {
     const url = server.url;

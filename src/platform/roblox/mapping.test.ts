@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, fixture } from '../../../test/helpers/roblox-replay.js';
+import { FIXTURES, fixture, needsFixtures } from '../../../test/helpers/roblox-replay.js';
 import {
   genreOf,
   mapBatch,
@@ -57,21 +57,25 @@ describe('mapping of real recorded Roblox responses', () => {
     });
   });
 
-  it('maps the recorded Selfie Mode game, whose only genre is the legacy "All", to genre unknown', () => {
-    const r = games(FIXTURES.selfieMode, [3531439676]);
-    expect(r.items.get(3531439676)).toMatchObject({
-      rootPlaceId: 9468764549,
-      name: 'Selfie Mode Demo',
-      creator: { id: 7384468, name: 'Roblox Arena Events', type: 'Group' },
-      genre: 'unknown',
-      playing: 0,
-      visits: 6863,
-      favorites: 241,
-      maxPlayers: 20,
-      created: new Date('2022-04-25T23:33:11.960Z'),
-      updated: new Date('2022-12-01T21:14:18.023Z'),
-    });
-  });
+  it(
+    'maps the recorded Selfie Mode game, whose only genre is the legacy "All", to genre unknown',
+    needsFixtures(FIXTURES.selfieMode),
+    () => {
+      const r = games(FIXTURES.selfieMode, [3531439676]);
+      expect(r.items.get(3531439676)).toMatchObject({
+        rootPlaceId: 9468764549,
+        name: 'Selfie Mode Demo',
+        creator: { id: 7384468, name: 'Roblox Arena Events', type: 'Group' },
+        genre: 'unknown',
+        playing: 0,
+        visits: 6863,
+        favorites: 241,
+        maxPlayers: 20,
+        created: new Date('2022-04-25T23:33:11.960Z'),
+        updated: new Date('2022-12-01T21:14:18.023Z'),
+      });
+    },
+  );
 
   it('maps the recorded votes of universe 5988568657', () => {
     const r = mapBatch(body(FIXTURES.votes), [5988568657], mapVotes, (v) => v.universeId);
@@ -86,9 +90,13 @@ describe('mapping of real recorded Roblox responses', () => {
     expect(mapPlaceUniverse(body(FIXTURES.place1818))).toBe(13058);
   });
 
-  it('fails every requested id of the recorded 400 body and never reads it as zeros', () => {
-    expect(games(FIXTURES.badIds400, [13058, 42])).toEqual({ items: new Map(), failed: [13058, 42] });
-  });
+  it(
+    'fails every requested id of the recorded 400 body and never reads it as zeros',
+    needsFixtures(FIXTURES.badIds400),
+    () => {
+      expect(games(FIXTURES.badIds400, [13058, 42])).toEqual({ items: new Map(), failed: [13058, 42] });
+    },
+  );
 
   it('fails a requested id that a 200 answer leaves out and ignores ids nobody asked for', () => {
     const r = games(FIXTURES.crossroads, [77, 99]);

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { needsRealdata } from '../../../test/helpers/realdata.js';
 import {
   alignHarmonics,
   amplitudeRange,
@@ -16,7 +17,7 @@ import {
   weeklyEffects,
   weeklyProfile,
 } from './calibration.js';
-import { calibrate } from './calibration-fit.js';
+import { type Calibration, calibrate } from './calibration-fit.js';
 import {
   chartSizes,
   fitRankLaw,
@@ -28,8 +29,11 @@ import {
 } from './calibration-market.js';
 import { DEFAULT_SHAPE } from './defaults.js';
 import { smoothNoise } from './random.js';
-import { type CcuReading, loadRealData } from './realdata.js';
+import { type CcuReading, FILES, loadRealData } from './realdata.js';
 import { createSimulatedSource } from './source.js';
+
+/** The real files the calibration reads (../shared/realdata only: three have no licence to copy them). */
+const REAL = needsRealdata(...Object.values(FILES).map((f) => `ccu-history/${f}`));
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 3, 6); // a Monday
@@ -144,8 +148,11 @@ describe('calibration estimators recover known parameters', () => {
   });
 });
 
-describe('DEFAULT_SHAPE traces to the real files', () => {
-  const cal = calibrate(loadRealData());
+describe('DEFAULT_SHAPE traces to the real files', REAL, () => {
+  let cal: Calibration;
+  beforeAll(() => {
+    cal = calibrate(loadRealData());
+  });
 
   it('holds the fitted cycles, spreads, noise and ratios (within rounding)', () => {
     for (const [h, v] of cal.dailyProfile.entries())
@@ -194,7 +201,7 @@ describe('the default market (seed 1) at 2026-11-22T18:00Z', () => {
     expect(chartSizes(ccu).headAlpha).toBeGreaterThan(0.9);
   });
 
-  it('has a platform-wide hour-of-day profile that correlates with the real one (r ≥ 0.9)', () => {
+  it('has a platform-wide hour-of-day profile that correlates with the real one (r ≥ 0.9)', REAL, () => {
     const cal = calibrate(loadRealData());
     const real = Array.from({ length: 24 }, (_, h) => evalHarmonics(cal.marketHarmonics, h));
     const sim = simulatedHourEffect(1, DEFAULT_SHAPE, source.catalogue, utcDay(at.getTime()));
