@@ -2,7 +2,7 @@
  * buildApp(deps): the Fastify instance with every domain's routes. It never listens and never
  * reads the environment; main.ts (or a test) decides where it runs.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -30,7 +30,7 @@ import { registerIngest } from './ingest/index.js';
 import type { Kv } from './kv/index.js';
 import { registerMarket } from './market/index.js';
 import type { PlatformSource } from './platform/index.js';
-import { registerTracking } from './tracking/index.js';
+import { registerTracking, SecretBox } from './tracking/index.js';
 import { VERSION } from './version.js';
 
 export interface AppDeps {
@@ -40,6 +40,9 @@ export interface AppDeps {
   kv: Kv;
   /** Signs access tokens and CSRF tokens (JWT_SECRET, or the one generated into DATA_DIR). */
   jwtSecret: string;
+  /** Encrypts webhook secrets at rest (main.ts: SECRETS_KEY or DATA_DIR's key). Absent (tests):
+   * SECRETS_KEY when set, else a key made up for this app alone. */
+  webhookSecrets?: SecretBox;
   /** Migrations /readyz expects to be applied; the packaged ones by default. */
   migrations?: Migration[];
   /** Log destination (stdout when omitted); tests capture it. */
@@ -130,6 +133,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...domain,
     ...(deps.platform ? { platform: deps.platform } : {}),
     webhookAllowPrivate: deps.config.webhookAllowPrivate,
+    secrets:
+      deps.webhookSecrets ??
+      new SecretBox({
+        current: deps.config.secretsKey ?? randomBytes(32),
+        previous: deps.config.secretsKeyPrevious,
+      }),
   });
   registerDevLens(app, domain);
   registerIngest(app, {

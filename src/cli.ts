@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { KEYS_USAGE, keysCommand, USER_USAGE, userCommand } from './accounts/accounts.cli.js';
 import { createAccounts } from './accounts/index.js';
 import { systemClock } from './clock.js';
-import { type Config, ConfigError, loadConfig, resolveJwtSecret } from './config.js';
+import { type Config, ConfigError, loadConfig, resolveJwtSecret, resolveSecretsKeys } from './config.js';
 import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
 import { CliUsageError } from './errors.js';
 import { FORECAST_USAGE, forecastCommand } from './games/forecast/forecast.cli.js';
@@ -28,6 +28,7 @@ import {
 } from './market/market.cli.js';
 import { createPlatformSource } from './platform/index.js';
 import { OUTBOX_USAGE, outboxCommand } from './tracking/delivery/index.js';
+import { SecretBox, WEBHOOKS_USAGE, webhooksCommand } from './tracking/index.js';
 import { VERSION } from './version.js';
 
 /** What a command reads and writes; stdin defaults to process.stdin (tests pass their own). */
@@ -153,6 +154,17 @@ const COMMANDS: Record<string, Command> = {
     usage: OUTBOX_USAGE,
     run: (args, config, out, io) =>
       outboxCommand(args, { out, err: io.err, open: () => openDatabase(config, createLogger(config)) }),
+  },
+  webhooks: {
+    summary: 're-encrypt every webhook secret with the current SECRETS_KEY (after a key rotation)',
+    usage: WEBHOOKS_USAGE,
+    run: (args, config, out, io) =>
+      webhooksCommand(args, {
+        out,
+        err: io.err,
+        open: () => openDatabase(config, createLogger(config)),
+        secrets: () => new SecretBox(resolveSecretsKeys(config)),
+      }),
   },
   events: {
     summary: "print a team's most recent SDK events (ids, type, game, times; no payloads)",

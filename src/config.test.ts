@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENTITLEMENTS } from './accounts/plans.js';
-import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveJwtSecret } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveJwtSecret, resolveSecretsKeys } from './config.js';
 
 function configError(env: Record<string, string>): ConfigError {
   try {
@@ -38,6 +38,8 @@ describe('loadConfig', () => {
       alertIntervalSec: 900,
       smtpUrl: undefined,
       webhookAllowPrivate: false,
+      secretsKey: undefined,
+      secretsKeyPrevious: [],
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -154,6 +156,32 @@ describe('loadConfig', () => {
     expect(err.message).toEqual(message);
   });
 
+  it('reads SECRETS_KEY and SECRETS_KEY_PREVIOUS as 32-byte keys in hex, base64 or base64url', () => {
+    const hex = 'ab'.repeat(32);
+    const b64 = Buffer.alloc(32, 0xfb).toString('base64');
+    const b64url = Buffer.alloc(32, 0xfb).toString('base64url');
+    const config = loadConfig({ SECRETS_KEY: hex, SECRETS_KEY_PREVIOUS: `${b64}, ${b64url}` });
+    expect(config.secretsKey).toEqual(Buffer.alloc(32, 0xab));
+    expect(config.secretsKeyPrevious).toEqual([Buffer.alloc(32, 0xfb), Buffer.alloc(32, 0xfb)]);
+  });
+
+  it.each([
+    [{ SECRETS_KEY: 'too-short' }, 'SECRETS_KEY', 9, ''],
+    [{ SECRETS_KEY: 'ab'.repeat(31) }, 'SECRETS_KEY', 62, ''],
+    [{ SECRETS_KEY: Buffer.alloc(24).toString('base64') }, 'SECRETS_KEY', 32, ''],
+    [{ SECRETS_KEY: `${'ab'.repeat(32)},${'cd'.repeat(32)}` }, 'SECRETS_KEY', 0, ''],
+    [{ SECRETS_KEY_PREVIOUS: `${'ab'.repeat(32)},hunter2-hunter2` }, 'SECRETS_KEY_PREVIOUS', 15, ' (item 2)'],
+  ])('rejects a malformed key %o naming the variable, never the value', (env, variable, length, item) => {
+    const err = configError(env);
+    expect(err.variable).toBe(variable);
+    expect(err.message).toBe(
+      length === 0
+        ? 'SECRETS_KEY must be a single key'
+        : `${variable} must be 32 bytes written as 64 hex digits or base64 (\`openssl rand -base64 32\`)${item} (got ${length} characters)`,
+    );
+    expect(err.message).not.toContain('hunter2');
+  });
+
   it('never echoes a database URL, which may carry a password', () => {
     const err = configError({ DATABASE_URL: 'mysql://admin:hunter2@db/x' });
     expect(err.message).not.toContain('hunter2');
@@ -172,6 +200,40 @@ describe('resolveJwtSecret', () => {
     expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8').trim()).toBe(first);
     expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o777).toBe(0o600);
     expect(resolveJwtSecret({ jwtSecret: undefined, dataDir })).toBe(first);
+  });
+});
+
+describe('resolveSecretsKeys', () => {
+  it('uses SECRETS_KEY when it is set, with the previous keys', () => {
+    const current = Buffer.alloc(32, 1);
+    const previous = [Buffer.alloc(32, 2)];
+    expect(
+      resolveSecretsKeys({ secretsKey: current, secretsKeyPrevious: previous, dataDir: '/nonexistent' }),
+    ).toEqual({ current, previous });
+  });
+
+  it('generates a 32-byte key once, keeps it in DATA_DIR as base64 with mode 0600, and reuses it', () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'svc-config-')), 'nested');
+    const previous = [Buffer.alloc(32, 2)];
+    const first = resolveSecretsKeys({ secretsKey: undefined, secretsKeyPrevious: previous, dataDir });
+    expect(first.current).toHaveLength(32);
+    expect(first.previous).toEqual(previous);
+    const file = join(dataDir, 'secrets-key');
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.current.toString('base64'));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(resolveSecretsKeys({ secretsKey: undefined, secretsKeyPrevious: [], dataDir }).current).toEqual(
+      first.current,
+    );
+    // The generated file takes the form SECRETS_KEY takes, so it can be moved into the configuration.
+    expect(loadConfig({ SECRETS_KEY: readFileSync(file, 'utf8') }).secretsKey).toEqual(first.current);
+  });
+
+  it('refuses a damaged key file in DATA_DIR rather than making a new key', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-config-'));
+    writeFileSync(join(dataDir, 'secrets-key'), `${'x'.repeat(40)}\n`);
+    expect(() => resolveSecretsKeys({ secretsKey: undefined, secretsKeyPrevious: [], dataDir })).toThrow(
+      'DATA_DIR holds a secrets-key file that must be 32 bytes written as 64 hex digits or base64 (`openssl rand -base64 32`); restore it or set SECRETS_KEY',
+    );
   });
 });
 

@@ -43,6 +43,10 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   /** Let webhooks target loopback and private addresses (tests, on-premises receivers). */
   readonly webhookAllowPrivate: boolean;
+  /** SECRETS_KEY (32 bytes) when set; otherwise `resolveSecretsKeys` reads or creates one in DATA_DIR. */
+  readonly secretsKey: Buffer | undefined;
+  /** SECRETS_KEY_PREVIOUS: older keys that still decrypt (rotation), never used to encrypt. */
+  readonly secretsKeyPrevious: readonly Buffer[];
 }
 
 export class ConfigError extends Error {
@@ -85,6 +89,12 @@ export const CONFIG_VARIABLES = [
     'smtp:// or smtps:// server for alert e-mail; unset: `svc outbox` reads them',
   ],
   ['WEBHOOK_ALLOW_PRIVATE', 'false', 'true lets webhooks target loopback and private addresses'],
+  [
+    'SECRETS_KEY',
+    '(generated into DATA_DIR)',
+    '32-byte key (hex or base64) encrypting webhook secrets; same on every host',
+  ],
+  ['SECRETS_KEY_PREVIOUS', '(none)', 'comma-separated older keys that still decrypt (rotation, see below)'],
   [
     'ENTITLEMENTS',
     '(built-in plan table)',
@@ -171,6 +181,29 @@ function url(env: Env, name: string, schemes: readonly string[]): string | undef
   return raw;
 }
 
+/** A 256-bit key written as 64 hex digits or base64 (standard or url-safe); undefined otherwise. */
+export function parseKey(raw: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) return Buffer.from(raw, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) return undefined;
+  const key = Buffer.from(raw.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return key.length === 32 ? key : undefined;
+}
+
+const KEY_FORMAT = 'must be 32 bytes written as 64 hex digits or base64 (`openssl rand -base64 32`)';
+
+/** The value is a key: a refusal names the variable and the length, never the value. */
+function keys(env: Env, name: string): Buffer[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  const parts = raw.split(',').map((p) => p.trim());
+  return parts.map((part, i) => {
+    const key = parseKey(part);
+    if (key) return key;
+    const which = parts.length > 1 ? ` (item ${i + 1})` : '';
+    throw new ConfigError(name, `${KEY_FORMAT}${which} (got ${part.length} characters)`);
+  });
+}
+
 export function loadConfig(env: Env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = read(env, 'HOST') ?? 'localhost';
@@ -181,6 +214,8 @@ export function loadConfig(env: Env): Config {
   }
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port || 8080}`;
   if (publicUrl.includes(',')) throw new ConfigError('PUBLIC_URL', 'must be a single URL');
+  const secretsKey = keys(env, 'SECRETS_KEY');
+  if (secretsKey.length > 1) throw new ConfigError('SECRETS_KEY', 'must be a single key');
   return Object.freeze({
     port,
     host,
@@ -200,6 +235,8 @@ export function loadConfig(env: Env): Config {
     alertIntervalSec: integer(env, 'ALERT_INTERVAL_SEC', 900, 10, 86_400),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+    secretsKey: secretsKey[0],
+    secretsKeyPrevious: Object.freeze(keys(env, 'SECRETS_KEY_PREVIOUS')),
     entitlements: entitlements(env),
   });
 }
@@ -213,8 +250,39 @@ export function resolveJwtSecret(config: Pick<Config, 'jwtSecret' | 'dataDir'>):
   return readOrCreateSecret(config.dataDir, 'jwt-secret');
 }
 
-/** Reads DATA_DIR/<name>, creating it with 48 random bytes (base64url) when absent. */
-export function readOrCreateSecret(dataDir: string, name: string): string {
+/** The keys that encrypt secrets at rest: the current one (encrypts) and older ones (decrypt only). */
+export interface SecretsKeys {
+  readonly current: Buffer;
+  readonly previous: readonly Buffer[];
+}
+
+/**
+ * SECRETS_KEY when set, else a random 32-byte key generated on first use and kept in
+ * DATA_DIR/secrets-key (mode 0600, base64, the form SECRETS_KEY takes), so a single-host install
+ * keeps reading its webhook secrets across restarts. SECRETS_KEY_PREVIOUS applies either way.
+ */
+export function resolveSecretsKeys(
+  config: Pick<Config, 'secretsKey' | 'secretsKeyPrevious' | 'dataDir'>,
+): SecretsKeys {
+  const previous = config.secretsKeyPrevious;
+  if (config.secretsKey) return { current: config.secretsKey, previous };
+  const stored = readOrCreateSecret(config.dataDir, 'secrets-key', () => randomBytes(32).toString('base64'));
+  const current = parseKey(stored);
+  if (!current) {
+    throw new ConfigError(
+      'DATA_DIR',
+      `holds a secrets-key file that ${KEY_FORMAT}; restore it or set SECRETS_KEY`,
+    );
+  }
+  return { current, previous };
+}
+
+/** Reads DATA_DIR/<name>, creating it with `generate()` (48 random bytes, base64url) when absent. */
+export function readOrCreateSecret(
+  dataDir: string,
+  name: string,
+  generate: () => string = () => randomBytes(48).toString('base64url'),
+): string {
   const file = join(dataDir, name);
   try {
     const existing = readFileSync(file, 'utf8').trim();
@@ -223,7 +291,7 @@ export function readOrCreateSecret(dataDir: string, name: string): string {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
+  const secret = generate();
   try {
     // 'wx' fails if another process created it in the meantime; then theirs wins.
     writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });

@@ -7,7 +7,7 @@ import pino, { type DestinationStream } from 'pino';
 import { AccountsService, type DemoAccounts, ensureDemoAccounts, TokenSigner } from './accounts/index.js';
 import { buildApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
-import { type Config, resolveJwtSecret } from './config.js';
+import { type Config, resolveJwtSecret, resolveSecretsKeys } from './config.js';
 import { connectDb, type Db, migrate } from './db/index.js';
 import { ForecastService } from './games/index.js';
 import { loggerOptions } from './http/index.js';
@@ -16,7 +16,7 @@ import { allJobs, type Job, Scheduler } from './jobs/index.js';
 import { connectKv, type Kv } from './kv/index.js';
 import { collectorDeps } from './market/index.js';
 import { createPlatformSource, type PlatformSource } from './platform/index.js';
-import { createDelivery, evaluateAlerts } from './tracking/index.js';
+import { createDelivery, evaluateAlerts, SecretBox, sealPlainSecrets } from './tracking/index.js';
 
 export interface StartOptions {
   clock?: Clock;
@@ -71,6 +71,19 @@ export async function openDatabase(config: Config, log: Pick<FastifyBaseLogger, 
   return db;
 }
 
+/**
+ * Encrypts the webhook secrets still stored in plain text (rows older than encryption at rest;
+ * none after the first start). Counts only are logged.
+ */
+async function sealStoredSecrets(
+  db: Db,
+  secrets: SecretBox,
+  log: Pick<FastifyBaseLogger, 'info'>,
+): Promise<void> {
+  const sealed = await sealPlainSecrets(db, secrets);
+  if (sealed.resealed > 0) log.info({ webhooks: sealed.resealed }, 'webhook secrets encrypted at rest');
+}
+
 function once(fn: (reason?: string) => Promise<void>): (reason?: string) => Promise<void> {
   let pending: Promise<void> | undefined;
   return (reason) => {
@@ -82,7 +95,9 @@ function once(fn: (reason?: string) => Promise<void>): (reason?: string) => Prom
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const clock = options.clock ?? systemClock;
   const bootLog = createLogger(config, options.logStream);
+  const secrets = new SecretBox(resolveSecretsKeys(config));
   const db = await openDatabase(config, bootLog);
+  await sealStoredSecrets(db, secrets, bootLog);
   const kv = await connectKv(config);
   const jwtSecret = resolveJwtSecret(config);
   const platform = options.platform ?? createPlatformSource(config);
@@ -92,6 +107,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     clock,
     kv,
     jwtSecret,
+    webhookSecrets: secrets,
     platform,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
@@ -102,7 +118,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const scheduler = new Scheduler({ db, clock, log: app.log });
   const jobs =
     options.jobs ??
-    (config.databaseUrl ? [] : backgroundJobs(config, { db, clock, accounts, platform, log: app.log }));
+    (config.databaseUrl
+      ? []
+      : backgroundJobs(config, { db, clock, accounts, platform, secrets, log: app.log }));
   for (const job of jobs) scheduler.add(job);
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -140,7 +158,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 /** Every background job (jobs/catalog.ts) with the dependencies this process built. */
 function backgroundJobs(
   config: Config,
-  deps: { db: Db; clock: Clock; accounts: AccountsService; platform: PlatformSource; log: FastifyBaseLogger },
+  deps: {
+    db: Db;
+    clock: Clock;
+    accounts: AccountsService;
+    platform: PlatformSource;
+    secrets: SecretBox;
+    log: FastifyBaseLogger;
+  },
 ): Job[] {
   const { db, clock, log } = deps;
   const entitlements = config.entitlements;
@@ -149,6 +174,7 @@ function backgroundJobs(
     clock,
     entitlements,
     webhookAllowPrivate: config.webhookAllowPrivate,
+    secrets: deps.secrets,
     log,
     ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
   });
@@ -168,12 +194,14 @@ function backgroundJobs(
 export async function startWorker(config: Config, options: StartOptions = {}): Promise<Running> {
   const clock = options.clock ?? systemClock;
   const log = createLogger(config, options.logStream);
+  const secrets = new SecretBox(resolveSecretsKeys(config));
   const db = await openDatabase(config, log);
+  await sealStoredSecrets(db, secrets, log);
   const kv = await connectKv(config);
   const scheduler = new Scheduler({ db, clock, log });
   const accounts = new AccountsService({ db, kv, clock, signer: new TokenSigner(resolveJwtSecret(config)) });
   const platform = options.platform ?? createPlatformSource(config);
-  for (const job of options.jobs ?? backgroundJobs(config, { db, clock, accounts, platform, log })) {
+  for (const job of options.jobs ?? backgroundJobs(config, { db, clock, accounts, platform, secrets, log })) {
     scheduler.add(job);
   }
   scheduler.start();

@@ -12,12 +12,20 @@ import type { PlatformSource } from '../platform/index.js';
 import { registerAlertRoutes } from './alerts.routes.js';
 import { alertSchemas } from './alerts.schemas.js';
 import { AlertsService } from './alerts.service.js';
-import { registerWebhookRoutes } from './delivery/index.js';
+import { registerWebhookRoutes, type SecretBox } from './delivery/index.js';
 import { registerTrackingRoutes } from './tracking.routes.js';
 import { trackingSchemas } from './tracking.schemas.js';
 import { TrackingService } from './tracking.service.js';
 
-export { createDelivery, type Delivery } from './delivery/index.js';
+export {
+  createDelivery,
+  type Delivery,
+  type ResealStats,
+  SecretBox,
+  sealPlainSecrets,
+  WEBHOOKS_USAGE,
+  webhooksCommand,
+} from './delivery/index.js';
 export { type AlertEngineDeps, type EvaluationStats, evaluateAlerts } from './engine.js';
 export { type Firing, type FiringSink, inAppOnly } from './firing.js';
 export { ALERT_TYPES, type AlertType } from './rules.js';
@@ -29,6 +37,8 @@ export interface TrackingDeps {
   /** Fetches a universe the catalogue lacks when a user tracks it (absent: unknown → 404). */
   platform?: PlatformSource;
   webhookAllowPrivate: boolean;
+  /** Encrypts webhook secrets at rest. */
+  secrets: SecretBox;
 }
 
 export function registerTracking(app: FastifyInstance, deps: TrackingDeps): void {

@@ -6,6 +6,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { PlanName } from '../../src/accounts/index.js';
 import type { Db } from '../../src/db/index.js';
+import { SecretBox } from '../../src/tracking/delivery/secret-box.js';
 import type { Firing, FiringSink } from '../../src/tracking/firing.js';
 
 let users = 0;
@@ -26,12 +27,29 @@ export async function insertUser(
   return { userId: user.rows[0]!.id, teamId, email };
 }
 
-export async function insertWebhook(db: Db, userId: number, url: string, secret: string): Promise<number> {
+/** The key webhook secrets are encrypted with in delivery tests (64 hex digits, as SECRETS_KEY takes it). */
+export const TEST_SECRETS_KEY = '5ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7e75ec7';
+export const testSecrets = new SecretBox({ current: Buffer.from(TEST_SECRETS_KEY, 'hex'), previous: [] });
+
+/** A webhook row, its secret encrypted as the service stores it (with `box`, the test key by default). */
+export async function insertWebhook(
+  db: Db,
+  userId: number,
+  url: string,
+  secret: string,
+  box: SecretBox = testSecrets,
+): Promise<number> {
   const res = await db.query<{ id: number }>(
     'INSERT INTO webhooks (user_id, url, secret, created_at) VALUES ($1, $2, $3, now()) RETURNING id',
-    [userId, url, secret],
+    [userId, url, box.seal(secret)],
   );
   return res.rows[0]!.id;
+}
+
+/** The secret column as stored. */
+export async function storedSecret(db: Db, webhookId: number): Promise<string> {
+  return (await db.query<{ secret: string }>('SELECT secret FROM webhooks WHERE id = $1', [webhookId]))
+    .rows[0]!.secret;
 }
 
 export function makeFiring(owner: { userId: number; teamId: number }, firedAt: Date): Firing {

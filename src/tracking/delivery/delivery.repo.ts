@@ -24,7 +24,7 @@ export interface DeliveryLogRow {
   delivered_at: Date | null;
 }
 
-/** A delivery claimed for sending, with what sending needs (address, or URL and secret). */
+/** A delivery claimed for sending, with what sending needs (address, or URL and sealed secret). */
 export interface ClaimedRow {
   id: number;
   firing_id: number;
@@ -35,7 +35,13 @@ export interface ClaimedRow {
   attempts: number;
   email: string;
   url: string | null;
-  secret: string | null;
+  /** The secret as stored (encrypted; see secret-box.ts). */
+  sealed_secret: string | null;
+}
+
+export interface StoredSecretRow {
+  id: number;
+  secret: string;
 }
 
 export interface OutboxRow {
@@ -49,12 +55,12 @@ export interface OutboxRow {
 
 export async function insertWebhook(
   db: Queryable,
-  w: { userId: number; url: string; secret: string; createdAt: Date },
+  w: { userId: number; url: string; sealedSecret: string; createdAt: Date },
 ): Promise<WebhookRow> {
   const res = await db.query<WebhookRow>(
     `INSERT INTO webhooks (user_id, url, secret, created_at) VALUES ($1, $2, $3, $4)
      RETURNING id, url, created_at`,
-    [w.userId, w.url, w.secret, w.createdAt],
+    [w.userId, w.url, w.sealedSecret, w.createdAt],
   );
   return res.rows[0]!;
 }
@@ -83,6 +89,32 @@ export async function webhookIdsOfUser(db: Queryable, userId: number): Promise<n
 /** Deletes the user's webhook (its deliveries go with it); false when it is not theirs. */
 export async function deleteWebhook(db: Queryable, userId: number, id: number): Promise<boolean> {
   const res = await db.query('DELETE FROM webhooks WHERE id = $1 AND user_id = $2', [id, userId]);
+  return res.rowCount > 0;
+}
+
+/** The next `limit` webhooks' stored secrets after `afterId` (optionally only `plain:` ones). */
+export async function storedSecretsAfter(
+  db: Queryable,
+  afterId: number,
+  limit: number,
+  onlyPlain: boolean,
+): Promise<StoredSecretRow[]> {
+  const res = await db.query<StoredSecretRow>(
+    `SELECT id, secret FROM webhooks WHERE id > $1 AND (NOT $3 OR secret LIKE 'plain:%')
+     ORDER BY id LIMIT $2`,
+    [afterId, limit, onlyPlain],
+  );
+  return res.rows;
+}
+
+/** Replaces a stored secret unless another process changed it meanwhile (compare and set). */
+export async function replaceStoredSecret(
+  db: Queryable,
+  id: number,
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const res = await db.query('UPDATE webhooks SET secret = $3 WHERE id = $1 AND secret = $2', [id, from, to]);
   return res.rowCount > 0;
 }
 
@@ -147,7 +179,7 @@ export async function claimDueDeliveries(
                       ORDER BY next_attempt_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING d.id, d.firing_id, d.channel, d.webhook_id, d.payload, d.fired_at, d.attempts, d.user_id)
      SELECT c.id, c.firing_id, c.channel, c.webhook_id, c.payload, c.fired_at, c.attempts,
-            u.email, w.url, w.secret
+            u.email, w.url, w.secret AS sealed_secret
      FROM claimed c JOIN users u ON u.id = c.user_id LEFT JOIN webhooks w ON w.id = c.webhook_id
      ORDER BY c.id`,
     [now, leaseUntil, limit],

@@ -17,6 +17,7 @@ import {
   type MailTransport,
   smtpTransport,
 } from './mail.js';
+import { type SecretBox, SecretUnreadable } from './secret-box.js';
 import { type Resolver, systemResolver } from './ssrf.js';
 import {
   type AttemptOutcome,
@@ -32,6 +33,8 @@ export interface DeliveryDeps {
   /** smtp:// or smtps://; unset: e-mail goes to the outbox table (`svc outbox`). */
   smtpUrl?: string | undefined;
   webhookAllowPrivate: boolean;
+  /** Decrypts the webhook secrets that sign payloads. */
+  secrets: SecretBox;
   /** Overrides the SMTP transport built from smtpUrl (tests pass a stub or jsonTransport). */
   mailTransport?: MailTransport;
   mailFrom?: string;
@@ -173,10 +176,23 @@ async function attempt(run: RunContext, row: repo.ClaimedRow): Promise<void> {
     await attemptEmail(run, row);
     return;
   }
-  if (row.url === null || row.secret === null) return; // the webhook was deleted meanwhile
+  if (row.url === null || row.sealed_secret === null) return; // the webhook was deleted meanwhile
+  let secret: string;
+  try {
+    secret = run.deps.secrets.open(row.sealed_secret);
+  } catch (err) {
+    if (!(err instanceof SecretUnreadable)) throw err;
+    // A key missing from the configuration: fail this delivery with the reason, keep the others going.
+    await record(run, run.deps.db, row, {
+      kind: 'failed',
+      status: null,
+      error: `webhook secret unreadable: ${err.message}`,
+    });
+    return;
+  }
   const body = JSON.stringify(row.payload);
   const timestamp = Math.floor(run.deps.clock.now().getTime() / 1000);
-  const target = { url: row.url, secret: row.secret };
+  const target = { url: row.url, secret };
   const outcome = await sendWebhook(run.agent, run.sender, target, body, timestamp, run.signal);
   await record(run, run.deps.db, row, outcome);
 }

@@ -5,7 +5,13 @@ import nodemailer from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from '../../../test/helpers/cli.js';
 import { migratedDb, type TestDb } from '../../../test/helpers/db.js';
-import { deliveryRows, enqueue, insertUser, makeFiring } from '../../../test/helpers/delivery.js';
+import {
+  deliveryRows,
+  enqueue,
+  insertUser,
+  makeFiring,
+  testSecrets,
+} from '../../../test/helpers/delivery.js';
 import { DEFAULT_ENTITLEMENTS } from '../../accounts/index.js';
 import { fixedClock } from '../../clock.js';
 import { migrate, openPglite } from '../../db/index.js';
@@ -36,6 +42,7 @@ describe('alert e-mail', () => {
       clock,
       entitlements: DEFAULT_ENTITLEMENTS,
       webhookAllowPrivate: false,
+      secrets: testSecrets,
     });
     const builder = await insertUser(t.db, 'Builder');
     const explorer = await insertUser(t.db, 'Explorer');
@@ -67,6 +74,7 @@ describe('alert e-mail', () => {
       clock,
       entitlements: DEFAULT_ENTITLEMENTS,
       webhookAllowPrivate: false,
+      secrets: testSecrets,
       smtpUrl: 'smtp://mail.invalid:25',
       mailTransport: transport,
       mailFrom: 'alerts@svc.example',
@@ -99,6 +107,7 @@ describe('alert e-mail', () => {
       clock,
       entitlements: DEFAULT_ENTITLEMENTS,
       webhookAllowPrivate: false,
+      secrets: testSecrets,
       mailTransport: transport,
     });
     await enqueue(t.db, delivery, makeFiring(await insertUser(t.db, 'Studio'), T0), 'Studio');
@@ -124,6 +133,7 @@ describe('svc outbox', () => {
         clock,
         entitlements: DEFAULT_ENTITLEMENTS,
         webhookAllowPrivate: false,
+        secrets: testSecrets,
       });
       const builder = await insertUser(db, 'Builder');
       email = builder.email;

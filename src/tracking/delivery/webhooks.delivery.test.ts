@@ -8,10 +8,19 @@ import {
   insertWebhook,
   makeFiring,
   startReceiver,
+  storedSecret,
+  testSecrets,
 } from '../../../test/helpers/delivery.js';
 import { DEFAULT_ENTITLEMENTS } from '../../accounts/index.js';
 import { fixedClock } from '../../clock.js';
-import { createDelivery, type DeliveryDeps } from './index.js';
+import {
+  createDelivery,
+  type DeliveryDeps,
+  keyId,
+  rotateSecrets,
+  SecretBox,
+  sealPlainSecrets,
+} from './index.js';
 
 const SECRET = 'whsec_0123456789abcdef';
 const T0 = new Date('2025-06-01T18:05:00Z');
@@ -36,6 +45,7 @@ describe.each(testEngines())('webhook delivery (%s)', (engine) => {
       clock,
       entitlements: DEFAULT_ENTITLEMENTS,
       webhookAllowPrivate: true,
+      secrets: testSecrets,
       ...extra,
     });
     return { clock, delivery };
@@ -81,6 +91,124 @@ describe.each(testEngines())('webhook delivery (%s)', (engine) => {
     expect(req.headers['x-svc-signature']).toBe(`sha256=${expected}`);
     const hook = (await deliveryRows(t.db)).find((d) => d.channel === 'webhook')!;
     expect(hook).toMatchObject({ status: 'delivered', attempts: 1, last_status: 200, last_error: null });
+  });
+
+  function signedWith(secret: string, req: { headers: Record<string, unknown>; body: string }): boolean {
+    const expected = createHmac('sha256', secret)
+      .update(`${req.headers['x-svc-timestamp']}.${req.body}`)
+      .digest('hex');
+    return req.headers['x-svc-signature'] === `sha256=${expected}`;
+  }
+
+  const OLD_KEY = Buffer.alloc(32, 0x0a);
+  const NEW_KEY = Buffer.alloc(32, 0x0b);
+
+  it('keeps signing with a secret encrypted under the previous key after a rotation, and re-encrypts it', async () => {
+    const r = await startReceiver(() => 200);
+    receivers.push(r);
+    const owner = await insertUser(t.db, 'Studio');
+    const oldBox = new SecretBox({ current: OLD_KEY, previous: [] });
+    const id = await insertWebhook(t.db, owner.userId, r.url, SECRET, oldBox);
+    expect(await storedSecret(t.db, id)).toMatch(new RegExp(`^v1:${keyId(OLD_KEY)}:`));
+
+    const rotated = new SecretBox({ current: NEW_KEY, previous: [OLD_KEY] });
+    const { clock, delivery } = setup({ secrets: rotated });
+    await enqueue(t.db, delivery, makeFiring(owner, T0), 'Studio');
+    expect(await delivery.runPending(clock.now())).toMatchObject({ delivered: 2, failed: 0 });
+    expect(signedWith(SECRET, r.requests[0]!)).toBe(true);
+
+    expect(await rotateSecrets(t.db, rotated)).toEqual({ resealed: 1, current: 0, unreadable: [] });
+    expect(await rotateSecrets(t.db, rotated)).toEqual({ resealed: 0, current: 1, unreadable: [] });
+    const stored = await storedSecret(t.db, id);
+    expect(stored).toMatch(new RegExp(`^v1:${keyId(NEW_KEY)}:`));
+    expect(stored).not.toContain(SECRET);
+
+    // The old key can now be dropped: the new one alone signs.
+    const after = setup({ secrets: new SecretBox({ current: NEW_KEY, previous: [] }) });
+    await enqueue(t.db, after.delivery, makeFiring(owner, T0), 'Studio');
+    expect(await after.delivery.runPending(T0)).toMatchObject({ delivered: 2, failed: 0 });
+    expect(signedWith(SECRET, r.requests[1]!)).toBe(true);
+  });
+
+  it('fails only the webhook delivery, with the reason, when no configured key opens its secret', async () => {
+    const r = await startReceiver(() => 200);
+    receivers.push(r);
+    const owner = await insertUser(t.db, 'Studio');
+    const id = await insertWebhook(
+      t.db,
+      owner.userId,
+      r.url,
+      SECRET,
+      new SecretBox({ current: OLD_KEY, previous: [] }),
+    );
+    const { clock, delivery } = setup({ secrets: new SecretBox({ current: NEW_KEY, previous: [] }) });
+    await enqueue(t.db, delivery, makeFiring(owner, T0), 'Studio');
+    expect(await delivery.runPending(clock.now())).toEqual({
+      delivered: 1,
+      failed: 1,
+      gaveUp: 0,
+      retrying: 0,
+    });
+    expect((await deliveryRows(t.db)).map((d) => [d.channel, d.status, d.last_error])).toEqual([
+      ['email', 'delivered', null],
+      [
+        'webhook',
+        'failed',
+        `webhook secret unreadable: it was encrypted with key ${keyId(OLD_KEY)}, which is neither SECRETS_KEY nor in SECRETS_KEY_PREVIOUS`,
+      ],
+    ]);
+    expect(r.requests).toHaveLength(0);
+    expect(await rotateSecrets(t.db, new SecretBox({ current: NEW_KEY, previous: [] }))).toEqual({
+      resealed: 0,
+      current: 0,
+      unreadable: [
+        {
+          id,
+          reason: `it was encrypted with key ${keyId(OLD_KEY)}, which is neither SECRETS_KEY nor in SECRETS_KEY_PREVIOUS`,
+        },
+      ],
+    });
+  });
+
+  it('refuses to sign with a secret whose ciphertext was altered in the database', async () => {
+    const r = await startReceiver(() => 200);
+    receivers.push(r);
+    const owner = await insertUser(t.db, 'Studio');
+    const id = await insertWebhook(t.db, owner.userId, r.url, SECRET);
+    const stored = await storedSecret(t.db, id);
+    const last = stored.at(-5) === 'A' ? 'B' : 'A';
+    await t.db.query('UPDATE webhooks SET secret = $2 WHERE id = $1', [
+      id,
+      `${stored.slice(0, -5)}${last}${stored.slice(-4)}`,
+    ]);
+    const { clock, delivery } = setup();
+    await enqueue(t.db, delivery, makeFiring(owner, T0), 'Studio');
+    expect(await delivery.runPending(clock.now())).toMatchObject({ delivered: 1, failed: 1 });
+    const hook = (await deliveryRows(t.db)).find((d) => d.channel === 'webhook')!;
+    expect(hook.last_error).toBe(
+      `webhook secret unreadable: it does not authenticate under key ${testSecrets.currentKeyId} (altered or corrupted)`,
+    );
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it('signs with a secret stored in plain text before encryption, and encrypts it at start', async () => {
+    const r = await startReceiver(() => 200);
+    receivers.push(r);
+    const owner = await insertUser(t.db, 'Studio');
+    const res = await t.db.query<{ id: number }>(
+      `INSERT INTO webhooks (user_id, url, secret, created_at) VALUES ($1, $2, $3, now()) RETURNING id`,
+      [owner.userId, r.url, `plain:${SECRET}`],
+    );
+    const id = res.rows[0]!.id;
+    const { clock, delivery } = setup();
+    await enqueue(t.db, delivery, makeFiring(owner, T0), 'Studio');
+    expect(await delivery.runPending(clock.now())).toMatchObject({ delivered: 2 });
+    expect(signedWith(SECRET, r.requests[0]!)).toBe(true);
+
+    expect(await sealPlainSecrets(t.db, testSecrets)).toEqual({ resealed: 1, current: 0, unreadable: [] });
+    expect(await sealPlainSecrets(t.db, testSecrets)).toEqual({ resealed: 0, current: 0, unreadable: [] });
+    expect(testSecrets.open(await storedSecret(t.db, id))).toBe(SECRET);
+    expect(await storedSecret(t.db, id)).toMatch(new RegExp(`^v1:${testSecrets.currentKeyId}:`));
   });
 
   it('retries a 500 after one minute and delivers on the 200 that follows', async () => {

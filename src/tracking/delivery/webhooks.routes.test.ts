@@ -1,38 +1,24 @@
-import type { FastifyInstance } from 'fastify';
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { bearer, type LoggedIn, signedIn } from '../../../test/helpers/auth.js';
-import { enqueue, makeFiring, startReceiver } from '../../../test/helpers/delivery.js';
+import {
+  enqueue,
+  makeFiring,
+  startReceiver,
+  storedSecret,
+  TEST_SECRETS_KEY,
+  testSecrets,
+} from '../../../test/helpers/delivery.js';
 import { fixedClock } from '../../clock.js';
-import { createDelivery, registerWebhookRoutes } from './index.js';
+import { createDelivery } from './index.js';
 
 const SECRET = 'whsec_0123456789abcdef';
 const clock = fixedClock('2025-06-01T18:05:00Z');
 
-/** Until registerTracking wires the webhook routes, the test registers them itself. */
-function withWebhookRoutes(getT: () => TestApp) {
-  return (app: FastifyInstance) => {
-    if (app.hasRoute({ method: 'POST', url: '/api/webhooks' })) return;
-    const t = getT; // the TestApp exists only once buildTestApp returns; handlers read it lazily
-    registerWebhookRoutes(app, {
-      get db() {
-        return t().testDb.db;
-      },
-      clock,
-      get entitlements() {
-        return t().config.entitlements;
-      },
-      get webhookAllowPrivate() {
-        return t().config.webhookAllowPrivate;
-      },
-    });
-  };
-}
-
+/** The app encrypts webhook secrets with the delivery tests' key, so a delivery run here can sign. */
 async function app(env: Record<string, string>): Promise<TestApp> {
-  let t: TestApp | undefined;
-  t = await buildTestApp({ env, clock, configure: withWebhookRoutes(() => t!) });
-  return t;
+  return buildTestApp({ env: { SECRETS_KEY: TEST_SECRETS_KEY, ...env }, clock });
 }
 
 describe('webhook endpoints', () => {
@@ -130,7 +116,7 @@ describe('webhook endpoints with private targets allowed', () => {
   });
   afterAll(async () => t.close());
 
-  it('registers, lists without the secret, shows the delivery log, and deletes only your own', async () => {
+  it('registers, stores the secret encrypted, signs with it, lists without it, shows the log, deletes only your own', async () => {
     const receiver = await startReceiver(() => 404);
     try {
       const owner = await signedIn(t, { plan: 'Studio' });
@@ -151,16 +137,23 @@ describe('webhook endpoints with private targets allowed', () => {
       const listed = await t.app.inject({ url: '/api/webhooks', headers: bearer(owner) });
       expect(listed.json()).toEqual([created.json()]);
       expect(listed.body).not.toContain(SECRET);
+      const stored = await storedSecret(t.testDb.db, hook.id);
+      expect(stored).toMatch(new RegExp(`^v1:${testSecrets.currentKeyId}:[A-Za-z0-9_-]{16}:[A-Za-z0-9_-]+$`));
+      expect(stored).not.toContain(SECRET);
 
       const delivery = createDelivery({
         db: t.testDb.db,
         clock,
         entitlements: t.config.entitlements,
         webhookAllowPrivate: true,
+        secrets: testSecrets,
       });
       const firing = makeFiring({ userId: owner.userId, teamId: 1 }, clock.now());
       await enqueue(t.testDb.db, delivery, firing, 'Studio');
       await delivery.runPending(clock.now());
+      const sent = receiver.requests[0]!;
+      const mac = createHmac('sha256', SECRET).update(`${sent.headers['x-svc-timestamp']}.${sent.body}`);
+      expect(sent.headers['x-svc-signature']).toBe(`sha256=${mac.digest('hex')}`);
       const log = await t.app.inject({ url: `/api/webhooks/${hook.id}/deliveries`, headers: bearer(owner) });
       expect(log.json()).toEqual([
         {

@@ -17,7 +17,7 @@ export const CreateWebhookBody = Type.Object(
       minLength: SECRET_MIN,
       maxLength: SECRET_MAX,
       description:
-        'Signs every payload: `X-Svc-Signature: sha256=<hex HMAC-SHA256(secret, X-Svc-Timestamp + "." + raw body)>`. Never returned again.',
+        'Signs every payload: `X-Svc-Signature: sha256=<hex HMAC-SHA256(secret, X-Svc-Timestamp + "." + raw body)>`. Stored encrypted (AES-256-GCM); never returned, not even in this answer.',
     }),
   },
   { additionalProperties: false },

@@ -1,13 +1,14 @@
 /**
  * Webhook registration: who may register (plans whose alertDelivery includes `webhook`), where
- * to (the SSRF guard), how many, and the per-webhook delivery log. The secret is stored as given
- * because it must sign; it is never returned after creation nor logged.
+ * to (the SSRF guard), how many, and the per-webhook delivery log. The secret must sign, so it is
+ * stored encrypted (secret-box.ts), not hashed; it is never returned, not even at creation, nor logged.
  */
 import { type Entitlements, PLANS, type PlanName } from '../../accounts/index.js';
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/index.js';
 import { errors } from '../../errors.js';
 import * as repo from './delivery.repo.js';
+import type { SecretBox } from './secret-box.js';
 import { checkWebhookTarget, parseWebhookUrl, type Resolver, systemResolver, UrlRefused } from './ssrf.js';
 import type { CreateWebhookBodyT, WebhookDeliveryT, WebhookT } from './webhooks.schemas.js';
 
@@ -16,6 +17,8 @@ export interface WebhooksDeps {
   clock: Clock;
   entitlements: Entitlements;
   webhookAllowPrivate: boolean;
+  /** Encrypts webhook secrets at rest. */
+  secrets: SecretBox;
   /** DNS resolution for the SSRF guard (tests map names to chosen addresses). */
   resolve?: Resolver;
 }
@@ -74,7 +77,7 @@ export async function createWebhook(
   const row = await repo.insertWebhook(deps.db, {
     userId: owner.userId,
     url,
-    secret: body.secret,
+    sealedSecret: deps.secrets.seal(body.secret),
     createdAt: deps.clock.now(),
   });
   return webhook(row);
