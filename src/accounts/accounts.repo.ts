@@ -16,6 +16,8 @@ export interface UserRow {
 export interface AuthStateRow {
   id: number;
   plan: PlanName;
+  subscription_status: SubscriptionStatus;
+  subscription_status_since: Date;
   is_admin: boolean;
   token_version: number;
   team_id: number;
@@ -38,12 +40,13 @@ export async function insertUser(
     status: SubscriptionStatus;
     isAdmin: boolean;
     teamId: number;
+    now: Date;
   },
 ): Promise<UserRow> {
   const res = await db.query<UserRow>(
-    `INSERT INTO users (email, password_hash, plan, subscription_status, is_admin, team_id)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${USER_COLUMNS}`,
-    [user.email, user.passwordHash, user.plan, user.status, user.isAdmin, user.teamId],
+    `INSERT INTO users (email, password_hash, plan, subscription_status, subscription_status_since, is_admin, team_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${USER_COLUMNS}`,
+    [user.email, user.passwordHash, user.plan, user.status, user.now, user.isAdmin, user.teamId],
   );
   return res.rows[0]!;
 }
@@ -59,7 +62,8 @@ export async function findUserById(db: Queryable, id: number): Promise<UserRow |
 export async function findAuthState(db: Queryable, id: number): Promise<AuthStateRow | undefined> {
   return (
     await db.query<AuthStateRow>(
-      'SELECT id, plan, is_admin, token_version, team_id FROM users WHERE id = $1',
+      `SELECT id, plan, subscription_status, subscription_status_since, is_admin, token_version, team_id
+         FROM users WHERE id = $1`,
       [id],
     )
   ).rows[0];
@@ -74,15 +78,20 @@ export async function bumpTokenVersion(db: Queryable, userId: number): Promise<n
   return res.rows[0]?.token_version ?? 0;
 }
 
+/** Changes the plan and/or status; `subscription_status_since` moves only when the status changes. */
 export async function updatePlan(
   db: Queryable,
   userId: number,
   change: { plan: PlanName | undefined; status: SubscriptionStatus | undefined },
+  now: Date,
 ): Promise<UserRow | undefined> {
   const res = await db.query<UserRow>(
-    `UPDATE users SET plan = COALESCE($2, plan), subscription_status = COALESCE($3, subscription_status), updated_at = now()
+    `UPDATE users SET plan = COALESCE($2, plan),
+            subscription_status_since = CASE WHEN $3::text IS NOT NULL AND $3::text <> subscription_status
+                                             THEN $4::timestamptz ELSE subscription_status_since END,
+            subscription_status = COALESCE($3, subscription_status), updated_at = now()
       WHERE id = $1 RETURNING ${USER_COLUMNS}`,
-    [userId, change.plan ?? null, change.status ?? null],
+    [userId, change.plan ?? null, change.status ?? null, now],
   );
   return res.rows[0];
 }
@@ -214,14 +223,18 @@ export async function revokeApiKey(
   return res.rowCount === 1;
 }
 
-/** A live key by its hash, with its owner's plan. */
-export async function findLiveApiKey(
-  db: Queryable,
-  hash: string,
-): Promise<(ApiKeyRow & { plan: PlanName }) | undefined> {
+export type LiveApiKeyRow = ApiKeyRow & {
+  plan: PlanName;
+  subscription_status: SubscriptionStatus;
+  subscription_status_since: Date;
+};
+
+/** A live key by its hash, with its owner's plan and subscription status. */
+export async function findLiveApiKey(db: Queryable, hash: string): Promise<LiveApiKeyRow | undefined> {
   return (
-    await db.query<ApiKeyRow & { plan: PlanName }>(
-      `SELECT k.id, k.user_id, k.team_id, k.name, k.prefix, k.scopes, k.created_at, k.last_used_at, u.plan
+    await db.query<LiveApiKeyRow>(
+      `SELECT k.id, k.user_id, k.team_id, k.name, k.prefix, k.scopes, k.created_at, k.last_used_at, u.plan,
+              u.subscription_status, u.subscription_status_since
          FROM api_keys k JOIN users u ON u.id = k.user_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hash],

@@ -161,7 +161,14 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
     '/api/auth/me',
     {
       config: { access: { auth: 'user' } },
-      schema: { tags, summary: 'The signed-in user', response: { 200: Type.Ref('User') } },
+      schema: {
+        tags,
+        summary: 'The signed-in user',
+        description:
+          '`plan` is the stored plan. Its entitlements apply while subscription_status is active or trialing, or ' +
+          'past_due for at most 7 days; otherwise the account gets the Explorer entitlements.',
+        response: { 200: Type.Ref('User') },
+      },
     },
     async (request) => accounts.me((request.principal as UserPrincipal).userId),
   );
@@ -173,6 +180,10 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
       schema: {
         tags: ['admin'],
         summary: "Change a user's plan or subscription status",
+        description:
+          'A plan without subscription_status sets the status to active (none for Explorer). Entitlements follow the ' +
+          'plan while the status is active or trialing, and for 7 days after it became past_due (counted from the ' +
+          'last status change); canceled, none, or past_due for longer: the Explorer entitlements. The stored plan is kept.',
         params: UserIdParams,
         body: AdminUserPatch,
         response: { 200: Type.Ref('User'), ...errorResponses(404, 422) },

@@ -11,7 +11,7 @@ import type { Kv } from '../kv/index.js';
 import * as repo from './accounts.repo.js';
 import { assertNotThrottled, loginScopes, recordFailure, recordSuccess } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import type { PlanName, SubscriptionStatus } from './plans.js';
+import { entitledPlan, type PlanName, type SubscriptionStatus } from './plans.js';
 import { newRefreshToken, REFRESH_TTL_SEC, sha256, type TokenSigner } from './tokens.js';
 
 export interface AccountsDeps {
@@ -40,7 +40,11 @@ export interface Session {
 
 export interface AuthState {
   userId: number;
+  /** The stored plan; entitlements follow entitledPlan() of it, the status and its time. */
   plan: PlanName;
+  status: SubscriptionStatus;
+  /** When the status last changed (epoch ms). */
+  statusSinceMs: number;
   isAdmin: boolean;
   teamId: number;
   tokenVersion: number;
@@ -51,6 +55,11 @@ const UNIQUE_VIOLATION = '23505';
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** Versioned: the cached shape gained the subscription status (older entries are never read). */
+function authStateKey(userId: number): string {
+  return `auth:v2:${userId}`;
 }
 
 function invalidCredentials(): AppError {
@@ -91,6 +100,7 @@ export class AccountsService {
           status: input.status ?? (plan === 'Explorer' ? 'none' : 'active'),
           isAdmin: input.isAdmin ?? false,
           teamId,
+          now: this.deps.clock.now(),
         });
       });
       return await this.toUser(this.deps.db, row);
@@ -201,34 +211,41 @@ export class AccountsService {
     };
   }
 
-  /** The current plan and token version of a user, cached briefly (shared through Redis). */
+  /** The current plan, status and token version of a user, cached briefly (shared through Redis). */
   async authState(userId: number): Promise<AuthState | undefined> {
-    const cached = await this.deps.kv.get(`auth:${userId}`);
+    const cached = await this.deps.kv.get(authStateKey(userId));
     if (cached) return JSON.parse(cached) as AuthState;
     const row = await repo.findAuthState(this.deps.db, userId);
     if (!row) return undefined;
     const state: AuthState = {
       userId: row.id,
       plan: row.plan,
+      status: row.subscription_status,
+      statusSinceMs: row.subscription_status_since.getTime(),
       isAdmin: row.is_admin,
       teamId: row.team_id,
       tokenVersion: row.token_version,
     };
-    await this.deps.kv.set(`auth:${userId}`, JSON.stringify(state), AUTH_CACHE_MS);
+    await this.deps.kv.set(authStateKey(userId), JSON.stringify(state), AUTH_CACHE_MS);
     return state;
   }
 
   private async forgetAuthState(userId: number): Promise<void> {
-    await this.deps.kv.del(`auth:${userId}`);
+    await this.deps.kv.del(authStateKey(userId));
   }
 
-  /** A live access token's user and session; 401 for anything else. */
+  /**
+   * A live access token's user and session; 401 for anything else. `plan` is the entitled plan
+   * (entitledPlan: Explorer for a canceled subscription or one past_due for over 7 days).
+   */
   async authenticateAccessToken(token: string): Promise<AuthState & { sessionId: string }> {
-    const claims = await this.deps.signer.verify(token, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const claims = await this.deps.signer.verify(token, now);
     if (!claims) throw errors.tokenInvalid();
     const state = await this.authState(claims.userId);
     if (!state || state.tokenVersion !== claims.tokenVersion) throw errors.tokenInvalid();
-    return { ...state, sessionId: claims.sessionId };
+    const plan = entitledPlan(state.plan, state.status, new Date(state.statusSinceMs), now);
+    return { ...state, plan, sessionId: claims.sessionId };
   }
 
   async updatePlan(
@@ -237,7 +254,12 @@ export class AccountsService {
   ): Promise<User> {
     let status = change.status;
     if (change.plan && !status) status = change.plan === 'Explorer' ? 'none' : 'active';
-    const row = await repo.updatePlan(this.deps.db, userId, { plan: change.plan, status });
+    const row = await repo.updatePlan(
+      this.deps.db,
+      userId,
+      { plan: change.plan, status },
+      this.deps.clock.now(),
+    );
     if (!row) throw errors.notFound('No such user.');
     await this.forgetAuthState(userId);
     return this.toUser(this.deps.db, row);

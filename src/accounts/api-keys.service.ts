@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import * as repo from './accounts.repo.js';
-import type { PlanName } from './plans.js';
+import { entitledPlan, type PlanName } from './plans.js';
 import { API_KEY_PREFIX, newApiKey, sha256 } from './tokens.js';
 
 export const API_KEY_SCOPES = ['read', 'sdk:ingest', 'ingest:telemetry'] as const;
@@ -80,7 +80,9 @@ export class ApiKeysService {
     if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= TOUCH_EVERY_MS) {
       await repo.touchApiKey(this.deps.db, row.id, now);
     }
-    return { keyId: row.id, userId: row.user_id, teamId: row.team_id, plan: row.plan, scopes: row.scopes };
+    // The owner's entitled plan: Explorer once the subscription is canceled (see entitledPlan).
+    const plan = entitledPlan(row.plan, row.subscription_status, row.subscription_status_since, now);
+    return { keyId: row.id, userId: row.user_id, teamId: row.team_id, plan, scopes: row.scopes };
   }
 }
 

@@ -10,6 +10,25 @@ export type PlanName = (typeof PLANS)[number];
 export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'none'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
+/** How long a past_due account keeps its plan's entitlements after its status became past_due. */
+export const PAST_DUE_GRACE_MS = 7 * 86_400_000;
+
+/**
+ * The plan whose entitlements an account gets: its stored plan while the subscription is `active`
+ * or `trialing`, or `past_due` for at most 7 days since the status changed; otherwise (`canceled`,
+ * `none`, past_due for longer) Explorer's. The stored plan itself is kept (GET /api/auth/me shows it).
+ */
+export function entitledPlan(
+  plan: PlanName,
+  status: SubscriptionStatus,
+  statusSince: Date,
+  now: Date,
+): PlanName {
+  if (status === 'active' || status === 'trialing') return plan;
+  if (status === 'past_due' && now.getTime() - statusSince.getTime() <= PAST_DUE_GRACE_MS) return plan;
+  return 'Explorer';
+}
+
 /** Plan names are matched case-insensitively on input and always written capitalised. */
 export function parsePlan(input: string): PlanName | undefined {
   const lower = input.trim().toLowerCase();

@@ -1,0 +1,3 @@
+-- When the subscription status last changed: a past_due account keeps its plan's entitlements for
+-- 7 days from then (src/accounts/plans.ts, entitledPlan). Rows stored so far count from now.
+ALTER TABLE users ADD COLUMN subscription_status_since timestamptz NOT NULL DEFAULT now();
