@@ -45,7 +45,7 @@ if (kind === 'bare') {
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     JWT_SECRET: 'bench-secret-0123456789abcdef0123456789',
-    ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 1e9, plans: unlimited }),
+    ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 1e9, authRatePerMin: 1e9, plans: unlimited }),
   });
   // No background jobs: the collector would compete with the load for the CPU.
   const server = await startServer(config, { jobs: [] });
