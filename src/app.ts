@@ -16,6 +16,7 @@ import type { Db, Migration } from './db/index.js';
 import { registerDevLens } from './devlens/index.js';
 import { registerGames } from './games/index.js';
 import {
+  clientErrorHandler,
   CsrfTokens,
   ErrorResponse,
   loggerOptions,
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     trustProxy: deps.config.trustProxy,
     forceCloseConnections: 'idle',
+    clientErrorHandler,
     // The router's own refusals (a path that is not valid percent-encoding: 400; a path parameter
     // over maxParamLength: 414) skip every route and the error handler: answer them as {detail, code}.
     frameworkErrors: (err, request, reply: FastifyReply) => {

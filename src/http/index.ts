@@ -12,6 +12,7 @@ export {
   registerAuth,
   type UserPrincipal,
 } from './auth.js';
+export { clientErrorHandler } from './client-errors.js';
 export * from './cookies.js';
 export { CsrfTokens } from './csrf.js';
 export { isDependencyUnavailable, registerErrorHandling, toErrorReply } from './error-handler.js';
