@@ -1,5 +1,5 @@
 /** Alert engine SQL: the rules with their owners, the readings they need, and claiming a rule's next state. */
-import type { PlanName } from '../accounts/index.js';
+import type { PlanName, SubscriptionStatus } from '../accounts/index.js';
 import type { Queryable } from '../db/index.js';
 import type { AlertType, Reading, RuleState } from './rules.js';
 
@@ -13,7 +13,10 @@ export interface RuleRow {
   armed: boolean;
   state: RuleState | null;
   version: number;
+  /** The owner's stored plan; entitlements follow it only while the subscription allows (entitledPlan). */
   plan: PlanName;
+  subscription_status: SubscriptionStatus;
+  subscription_status_since: Date;
   /** 1 for the owner's oldest rule, 2 for the next … (rules past the plan's cap stay dormant). */
   ordinal: number;
 }
@@ -21,6 +24,7 @@ export interface RuleRow {
 export async function readRules(db: Queryable): Promise<RuleRow[]> {
   const res = await db.query<RuleRow>(
     `SELECT a.id, a.user_id, a.team_id, a.universe_id, a.type, a.threshold, a.armed, a.state, a.version, u.plan,
+            u.subscription_status, u.subscription_status_since,
             (row_number() OVER (PARTITION BY a.user_id ORDER BY a.id))::int AS ordinal
        FROM alerts a JOIN users u ON u.id = a.user_id
       ORDER BY a.id`,

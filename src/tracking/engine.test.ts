@@ -244,6 +244,33 @@ describe.each(testEngines())('alert engine on %s', (engine) => {
     expect(sink.calls.every((c) => c.plan === 'Explorer')).toBe(true);
   });
 
+  it('treats a canceled subscription as Explorer: rules past its cap dormant, firings in-app only', async () => {
+    owner = await insertOwner(t.db, 'Studio');
+    for (let i = 0; i < 6; i += 1) await create(101, 'ccu_spike', 100_000 + i);
+    await t.db.query(
+      `UPDATE users SET subscription_status = 'canceled', subscription_status_since = $2 WHERE id = $1`,
+      [owner.userId, at(-60)],
+    );
+    expect(await evaluate(0)).toEqual({ evaluated: 5, dormant: 1, fired: 5, lost: 0, failed: 0 });
+    expect(sink.calls.every((c) => c.plan === 'Explorer')).toBe(true);
+  });
+
+  it('keeps a past-due owner on the paid plan for 7 days, then Explorer', async () => {
+    owner = await insertOwner(t.db, 'Studio');
+    for (let i = 0; i < 6; i += 1) await create(101, 'ccu_spike', 100_000 + i);
+    const pastDue = (days: number) =>
+      t.db.query(
+        `UPDATE users SET subscription_status = 'past_due', subscription_status_since = $2 WHERE id = $1`,
+        [owner.userId, new Date(T0.getTime() - days * 86_400_000)],
+      );
+    await pastDue(6);
+    expect(await evaluate(0)).toMatchObject({ evaluated: 6, dormant: 0, fired: 6 });
+    expect(sink.calls.every((c) => c.plan === 'Studio')).toBe(true);
+    await pastDue(8);
+    await t.db.query('UPDATE alerts SET armed = true, state = NULL');
+    expect(await evaluate(5)).toMatchObject({ evaluated: 5, dormant: 1 });
+  });
+
   it('records no firing whose delivery could not be queued, and fires it on the next evaluation', async () => {
     const rule = await create(101, 'ccu_spike', 450_000);
     await setCcu(t.db, 101, 500_000);

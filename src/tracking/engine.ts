@@ -6,7 +6,7 @@
  * claimed with a versioned conditional UPDATE, so exactly one worker records a given firing.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Entitlements } from '../accounts/index.js';
+import { type Entitlements, entitledPlan } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { periodWindow, trendScore } from '../market/index.js';
@@ -126,7 +126,11 @@ async function apply(
 export async function evaluateAlerts(deps: AlertEngineDeps, now?: Date): Promise<EvaluationStats> {
   const at = now ?? deps.clock?.now();
   if (!at) throw new Error('evaluateAlerts needs `now` or a clock');
-  const all = await repo.readRules(deps.db);
+  // A canceled or long past-due subscription leaves its owner Explorer's caps and delivery channels.
+  const all = (await repo.readRules(deps.db)).map((r) => ({
+    ...r,
+    plan: entitledPlan(r.plan, r.subscription_status, r.subscription_status_since, at),
+  }));
   const rules = all.filter((r) => r.ordinal <= deps.entitlements.plans[r.plan].alerts);
   const stats: EvaluationStats = {
     evaluated: rules.length,
