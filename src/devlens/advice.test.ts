@@ -6,6 +6,7 @@ import { CREATOR_HUB_EXPORT, realdataFile } from '../../test/helpers/realdata.js
 import type { Db } from '../db/index.js';
 import { advise, type NarrativeProvider } from './advice.js';
 import { analyseCsv } from './analysis.js';
+import { AnalysisGate, defaultLimits } from './devlens.pool.js';
 import { DevLensService, type FormPart, guardFormulas } from './devlens.service.js';
 import type { Analysis, Pattern } from './types.js';
 
@@ -218,6 +219,12 @@ describe('a plugged-in NarrativeProvider', () => {
       clock: { now: () => new Date() },
       entitlements: {} as never,
       narrative,
+      // The core in this thread: these tests are about the narrative, not where the analysis runs.
+      pool: {
+        analyse: (file, genre) => analyseCsv(file.chunks(), genre === undefined ? {} : { genre }),
+        close: async () => {},
+      },
+      gate: new AnalysisGate(defaultLimits()),
     });
 
   it('is used when every number it cites comes from the analysis', async () => {

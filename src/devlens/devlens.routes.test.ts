@@ -162,6 +162,32 @@ describe('what the upload must look like', () => {
     expect(two.json()).toMatchObject({ code: 'validation_failed', field: 'body.file' });
   });
 
+  it('refuses a truncated multipart body with 400 bad_request, wherever it is cut', async () => {
+    const body = csvUpload(REAL_EXPORT, { genre: 'rpg' });
+    const whole = body.payload;
+    const fileStart = whole.indexOf('Content-Type: text/csv\r\n\r\n') + 26;
+    const closing = whole.lastIndexOf(Buffer.from('\r\n--'));
+    const cuts = {
+      'inside the file': whole.subarray(0, fileStart + 500),
+      'just before the end of the file': whole.subarray(0, closing - 1),
+      'with the closing boundary missing': whole.subarray(0, closing + 2),
+      'inside the file part’s headers': whole.subarray(0, fileStart - 30),
+    };
+    for (const [where, payload] of Object.entries(cuts)) {
+      const res = await upload({ payload, headers: body.headers });
+      expect({ where, status: res.statusCode, body: res.json() }).toEqual({
+        where,
+        status: 400,
+        body: {
+          code: 'bad_request',
+          detail:
+            'The multipart/form-data body is malformed or cut off (a part or the closing boundary is missing); send the whole form again.',
+        },
+      });
+    }
+    expect(t.logs.text).not.toContain('Unexpected end of multipart data');
+  });
+
   it('refuses a body that is not multipart with 415', async () => {
     const json = await t.app.inject({
       method: 'POST',

@@ -1,6 +1,7 @@
 /**
- * Dev Lens rules: read the upload form (exactly one CSV in field `file`, an optional `genre`, before or after
- * it, at most MAX_FILE_BYTES), stream the file into the statistical core, add advice and narrative,
+ * Dev Lens rules: admit the request (caps per user and in total), read the upload form (exactly one CSV
+ * in field `file`, an optional `genre`, before or after it, at most MAX_FILE_BYTES), have a worker thread
+ * run the statistical core on the file, add advice and narrative,
  * escape anything that could run as a spreadsheet formula, and store the result only when asked.
  * The file itself is never stored nor logged: it lives only in memory while the request is served.
  */
@@ -9,9 +10,12 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { AppError, errors } from '../errors.js';
 import { formatValue, type NarrativeProvider, offlineNarrative, recommend } from './advice.js';
-import { analyseCsv, safeCell } from './analysis.js';
+import { safeCell } from './analysis.js';
+import { resolveGenre } from './benchmarks.js';
+import type { AnalysisGate, AnalysisPool } from './devlens.pool.js';
 import { insertReport, listReports } from './devlens.repo.js';
 import { type DevLensResultT, MAX_FILE_BYTES, type ReportListT } from './devlens.schemas.js';
+import { FileBytes } from './file-bytes.js';
 import type { Analysis } from './types.js';
 
 export interface DevLensDeps {
@@ -20,6 +24,10 @@ export interface DevLensDeps {
   entitlements: Entitlements;
   /** Writes ai_analysis; offline (no network) unless one is configured. */
   narrative?: NarrativeProvider;
+  /** The worker threads that run the statistical core. */
+  pool: AnalysisPool;
+  /** Caps analyses in flight per user and in total. */
+  gate: AnalysisGate;
 }
 
 export interface Caller {
@@ -56,44 +64,27 @@ function formError(err: unknown): AppError {
   if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
     return errors.payloadTooLarge('The form has too many fields; send only file and genre.');
   }
-  return new AppError(400, 'bad_request', 'The multipart/form-data body is malformed.');
+  return new AppError(
+    400,
+    'bad_request',
+    'The multipart/form-data body is malformed or cut off (a part or the closing boundary is missing); send the whole form again.',
+  );
 }
 
-/**
- * Passes chunks through, failing as soon as the upload passes the limit (busboy truncates it there),
- * and keeps them (at most the 10 MiB limit) in case a genre arrives after the file.
- */
-async function* capped(
-  file: AsyncIterable<Buffer> & { truncated: boolean },
-  state: { tooLarge: boolean; chunks: Buffer[] },
-): AsyncGenerator<Buffer> {
-  for await (const chunk of file) {
-    if (file.truncated) {
-      state.tooLarge = true;
-      throw tooLarge();
-    }
-    state.chunks.push(chunk);
-    yield chunk;
-  }
-  if (file.truncated) {
-    state.tooLarge = true;
-    throw tooLarge();
-  }
-}
-
-async function analyseFile(
-  part: Extract<FormPart, { type: 'file' }>,
-  genre: string | undefined,
-): Promise<{ analysis: Analysis; chunks: Buffer[] }> {
-  const state = { tooLarge: false, chunks: [] as Buffer[] };
+/** Reads the file part into memory, failing as soon as it passes the limit (busboy truncates it there). */
+async function readFile(file: AsyncIterable<Buffer> & { truncated: boolean }): Promise<FileBytes> {
+  const bytes = FileBytes.empty();
   try {
-    const analysis = await analyseCsv(capped(part.file, state), genre === undefined ? {} : { genre });
-    return { analysis, chunks: state.chunks };
+    for await (const chunk of file) {
+      if (file.truncated) throw tooLarge();
+      bytes.append(chunk);
+    }
   } catch (err) {
-    // However the core reacts to the cut-off stream, the cause the caller must hear is the size.
-    if (state.tooLarge || part.file.truncated) throw tooLarge();
-    throw err;
+    // A body cut off inside the file ("Unexpected end of multipart data") surfaces here, on the file's stream.
+    throw file.truncated ? tooLarge() : formError(err);
   }
+  if (file.truncated || bytes.length > MAX_FILE_BYTES) throw tooLarge();
+  return bytes;
 }
 
 function genreOf(part: Extract<FormPart, { type: 'field' }>): string | undefined {
@@ -104,17 +95,20 @@ function genreOf(part: Extract<FormPart, { type: 'field' }>): string | undefined
   return genre === '' ? undefined : genre;
 }
 
+export interface Form {
+  file: FileBytes;
+  genre: string | undefined;
+}
+
 /**
- * Reads the form part by part; the file is analysed while it streams in. A genre sent after the
- * file (curl -F file=@… -F genre=…) re-analyses the kept chunks with it. Unknown text fields are
- * ignored.
+ * Reads the form part by part: the file (at most MAX_FILE_BYTES, held in memory, never stored) and
+ * the genre, in either order (curl -F file=@… -F genre=… sends the genre last). Unknown text fields
+ * are ignored. An unknown genre is refused here, before any analysis.
  */
-export async function analyseForm(parts: AsyncIterable<FormPart>): Promise<Analysis> {
+export async function readForm(parts: AsyncIterable<FormPart>): Promise<Form> {
   const it = parts[Symbol.asyncIterator]();
   let genre: string | undefined;
-  let analysis: Analysis | undefined;
-  let chunks: Buffer[] = [];
-  let genreAfterFile = false;
+  let file: FileBytes | undefined;
   for (;;) {
     let step: IteratorResult<FormPart>;
     try {
@@ -126,13 +120,10 @@ export async function analyseForm(parts: AsyncIterable<FormPart>): Promise<Analy
     const part = step.value;
     if (part.type === 'field') {
       if (part.fieldname === 'file') throw errors.validation('body.file', 'body.file must be a file upload.');
-      if (part.fieldname === 'genre') {
-        genre = genreOf(part);
-        genreAfterFile = analysis !== undefined;
-      }
+      if (part.fieldname === 'genre') genre = genreOf(part);
       continue;
     }
-    if (part.fieldname !== 'file' || analysis !== undefined) {
+    if (part.fieldname !== 'file' || file !== undefined) {
       part.file.resume(); // discard it, so the parser can finish the request
       const detail =
         part.fieldname !== 'file'
@@ -140,11 +131,11 @@ export async function analyseForm(parts: AsyncIterable<FormPart>): Promise<Analy
           : 'Send exactly one file, in field "file".';
       throw errors.validation('body.file', detail);
     }
-    ({ analysis, chunks } = await analyseFile(part, genre));
+    file = await readFile(part.file);
   }
-  if (!analysis) throw errors.validation('body.file', 'body.file is required: a CSV export as a file part.');
-  if (genreAfterFile) return analyseCsv(Buffer.concat(chunks), genre === undefined ? {} : { genre });
-  return analysis;
+  if (!file) throw errors.validation('body.file', 'body.file is required: a CSV export as a file part.');
+  if (genre !== undefined) resolveGenre(genre);
+  return { file, genre };
 }
 
 /** DECISIONS §7: no string in the answer may start like a formula, except our own benchmark labels. */
@@ -208,8 +199,27 @@ export class DevLensService {
     this.narrative = deps.narrative ?? offlineNarrative;
   }
 
-  async analyze(caller: Caller, parts: AsyncIterable<FormPart>, save: boolean): Promise<DevLensResultT> {
-    const analysis = await analyseForm(parts);
+  /**
+   * Takes a slot for the caller's analysis, or throws 503 when they or everyone already have as many
+   * in flight as allowed. Call it before the form is read; the answer frees the slot (idempotent).
+   */
+  admit(caller: Caller): { release: () => void; inFlight: number } {
+    const release = this.deps.gate.enter(caller.userId);
+    return { release, inFlight: this.deps.gate.size };
+  }
+
+  /**
+   * Reads the form and analyses the file on a worker thread (the caller holds a slot from admit());
+   * `signal` aborts the analysis when the client goes away.
+   */
+  async analyze(
+    caller: Caller,
+    parts: AsyncIterable<FormPart>,
+    save: boolean,
+    signal?: AbortSignal,
+  ): Promise<DevLensResultT> {
+    const form = await readForm(parts);
+    const analysis = await this.deps.pool.analyse(form.file, form.genre, signal);
     const recommendations = recommend(analysis);
     const result = guardFormulas({
       file_type: analysis.file_type,

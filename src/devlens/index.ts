@@ -1,20 +1,23 @@
 /**
  * Dev Lens: analyses a creator's analytics CSV export (Studio and Enterprise), answers metrics,
  * benchmarks, patterns, recommendations and a narrative, and keeps saved reports. Owns the
- * devlens_reports table. It must never store, log or send anywhere the uploaded file: the file only
- * streams through the statistical core (analysis.ts and its siblings), which does no I/O.
+ * devlens_reports table. It must never store, log or send anywhere the uploaded file: the file is held
+ * in memory while its request is served and handed to the statistical core (analysis.ts and its
+ * siblings, which do no I/O) on a worker thread (devlens.pool.ts), never on the HTTP event loop.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Entitlements } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import type { NarrativeProvider } from './advice.js';
+import { AnalysisGate, createAnalysisPool, type DevLensLimits, defaultLimits } from './devlens.pool.js';
 import { registerDevLensRoutes } from './devlens.routes.js';
 import { devLensSchemas } from './devlens.schemas.js';
 import { DevLensService } from './devlens.service.js';
 
 export { type Advice, advise, type NarrativeProvider, offlineNarrative } from './advice.js';
 export { analyseCsv } from './analysis.js';
+export { type DevLensLimits, defaultLimits } from './devlens.pool.js';
 export type { Analysis, DevLensResult, FileType, Pattern } from './types.js';
 
 export interface DevLensRegistration {
@@ -23,9 +26,15 @@ export interface DevLensRegistration {
   entitlements: Entitlements;
   /** A narrative writer other than the offline default (none is shipped that calls out). */
   narrative?: NarrativeProvider;
+  /** Worker threads and caps on analyses in flight; defaultLimits() unless given. */
+  limits?: DevLensLimits;
 }
 
 export function registerDevLens(app: FastifyInstance, deps: DevLensRegistration): void {
   for (const schema of devLensSchemas) app.addSchema(schema);
-  registerDevLensRoutes(app, new DevLensService(deps));
+  const limits = deps.limits ?? defaultLimits();
+  // Threads start with the first upload; closing the app stops them, so tests and `svc serve` exit.
+  const pool = createAnalysisPool({ threads: limits.threads });
+  app.addHook('onClose', async () => pool.close());
+  registerDevLensRoutes(app, new DevLensService({ ...deps, pool, gate: new AnalysisGate(limits) }), limits);
 }
