@@ -89,8 +89,9 @@ export function createAnalysisPool(options: { threads: number; filename?: string
     minThreads: 0,
     maxThreads: options.threads,
     idleTimeout: 60_000,
-    // Analyses yield the CPU to the event loop when both want it (Linux, macOS: a per-thread nice value).
-    niceIncrement: 10,
+    // Analyses yield the CPU to the event loop when both want it. Only Linux gives each thread its own
+    // nice value; elsewhere it would lower the whole process.
+    niceIncrement: process.platform === 'linux' ? 10 : 0,
     // A pathological file ends its worker (a 500 for that request), never the process.
     resourceLimits: { maxOldGenerationSizeMb: 1024 },
     // The gate bounds what waits here; close() drops waiting tasks and lets running ones finish.
@@ -98,7 +99,7 @@ export function createAnalysisPool(options: { threads: number; filename?: string
   });
   return {
     async analyse(file, genre, signal) {
-      // The blocks move to the worker (no copy); this FileBytes is empty afterwards.
+      // The blocks move to the worker (no copy): here they are detached afterwards.
       const task: AnalysisTask = { blocks: file.blocks, length: file.length, genre };
       let outcome: AnalysisOutcome;
       try {
