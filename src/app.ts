@@ -72,7 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // error-handler.ts answers requests that arrive while closing (503 {detail, code}, Retry-After).
+    return503OnClosing: false,
     trustProxy: deps.config.trustProxy,
     forceCloseConnections: 'idle',
     clientErrorHandler,

@@ -126,3 +126,56 @@ describe('the answer to a request that arrives too slowly', () => {
     });
   });
 });
+
+describe('a request that arrives while the server shuts down', () => {
+  it('is served as usual before, even when it asks to close its connection', async () => {
+    const res = await get('/healthz');
+    expect([res.status, res.body]).toEqual([200, { status: 'ok' }]);
+  });
+
+  it('answers 503 temporarily_unavailable {detail, code} with Retry-After and Connection: close', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = () => {};
+    const inFlight = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const s = await buildTestApp({
+      configure(app) {
+        app.get('/test/slow', async () => {
+          started();
+          await held;
+          return { done: true };
+        });
+      },
+    });
+    await s.app.listen({ port: 0, host: '127.0.0.1' });
+    const slowPort = (s.app.server.address() as { port: number }).port;
+    // A second request on a connection whose first request is still in flight when closing starts.
+    const socket = connect(slowPort, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('GET /test/slow HTTP/1.1\r\nHost: x\r\n\r\n');
+    await inFlight;
+    const closing = s.close();
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    await closed;
+    await closing;
+    const text = Buffer.concat(chunks).toString('utf8');
+    const second = text.slice(text.indexOf('HTTP/1.1', 10));
+    const [head, body] = second.split('\r\n\r\n');
+    expect(head!.split('\r\n')[0]).toBe('HTTP/1.1 503 Service Unavailable');
+    expect(head!.toLowerCase()).toContain('retry-after: 5');
+    expect(head!.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(body!)).toEqual({
+      detail: 'The server is shutting down; try again shortly.',
+      code: 'temporarily_unavailable',
+    });
+  });
+});

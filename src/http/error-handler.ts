@@ -177,6 +177,20 @@ function masked(requestId: string) {
   };
 }
 
+/** Requests that reach the server once it has begun to close (on a connection kept alive by a
+ * request still in flight) get 503 with Retry-After, and the connection is closed after it.
+ * Replaces Fastify's own `return503OnClosing` answer, which is not {detail, code}. Fastify marks
+ * such a request before any hook runs by setting `Connection: close` on the response; a preClose
+ * hook would delay the listener's close (new connections would be reset instead of refused). */
+function refuseWhileClosing(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (reply.raw.getHeader('connection') !== 'close') return;
+    const e = errors.unavailable('The server is shutting down; try again shortly.');
+    request.log.info({ status: 503, code: e.code }, 'request refused');
+    return reply.code(503).headers(e.headers).send({ detail: e.detail, code: e.code });
+  });
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body, headers, unexpected } = toErrorReply(err, request.id);
@@ -184,6 +198,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else if (status >= 400) request.log.info({ status, code: body.code }, 'request refused');
     return reply.code(status).headers(headers).send(body);
   });
+  refuseWhileClosing(app);
   const routes = trackRouteMethods(app);
   app.setNotFoundHandler((request, reply) => {
     const fullPath = request.url.split('?')[0] ?? '';
