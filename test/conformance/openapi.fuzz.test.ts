@@ -24,6 +24,7 @@ import { cookieHeader, createUser, type LoggedIn, login } from '../helpers/auth.
 import { ingestKey, sdkEvent } from '../helpers/ingest.js';
 import { testMarket } from '../helpers/market.js';
 import { csvUpload, multipart } from '../helpers/multipart.js';
+import { CREATOR_HUB_EXPORT, realdataFile } from '../helpers/realdata.js';
 import {
   type ArbitraryOptions,
   encodeSegment,
@@ -44,12 +45,7 @@ const BIG = 1_000_000_000;
 /** Over every body limit (1 MiB by default, 10 MiB for Dev Lens uploads). */
 const OVERSIZED = `{"x":"${'y'.repeat(11 * 1024 * 1024)}"}`;
 
-const DEVLENS_CSV = readFileSync(
-  new URL(
-    '../../../shared/realdata/creator-hub-csv/engagement_daily-active-users_export__rasorite-example.csv',
-    import.meta.url,
-  ),
-);
+const DEVLENS_CSV = readFileSync(realdataFile(CREATOR_HUB_EXPORT));
 
 interface Parameter {
   name: string;
