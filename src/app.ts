@@ -16,14 +16,14 @@ import type { Db, Migration } from './db/index.js';
 import { registerDevLens } from './devlens/index.js';
 import { registerGames } from './games/index.js';
 import {
-  clientErrorHandler,
   CsrfTokens,
+  clientErrorHandler,
   ErrorResponse,
   loggerOptions,
   registerAuth,
   registerErrorHandling,
   registerHealthRoutes,
-  registerNulGuard,
+  registerInputGuards,
   registerOpenApi,
   toErrorReply,
 } from './http/index.js';
@@ -99,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Fastify's text/plain parser, any other content-type is 415 unsupported_media_type.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
-  registerNulGuard(app);
+  registerInputGuards(app);
   const https = deps.config.publicUrl.startsWith('https:');
   await app.register(helmet, {
     // Swagger UI at /docs needs inline styles and data: images; everything is served from 'self'.

@@ -34,6 +34,8 @@ export const SearchQuery = Type.Object({
   }),
   offset: Type.Integer({
     minimum: 0,
+    // Past every safe integer PostgreSQL's bigint OFFSET overflows (it answered 500).
+    maximum: Number.MAX_SAFE_INTEGER,
     default: 0,
     description:
       'Matches to skip (pagination); past the end the page is empty and `total` still counts every match.',

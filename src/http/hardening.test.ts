@@ -271,3 +271,71 @@ describe('the NUL character (U+0000) in a string', () => {
     });
   });
 });
+
+describe('a number that is not finite', () => {
+  it.each([
+    ['/api/search?q=a&limit=Infinity', 'query.limit'],
+    ['/api/search?q=a&offset=1e400', 'query.offset'],
+    ['/api/game/Infinity', 'path.place_id'],
+    ['/api/dev-lens/reports?limit=Infinity', 'query.limit'],
+    ['/api/sdk/events/recent?limit=1e400', 'query.limit'],
+  ])('GET %s answers 422 naming %s', async (url, field) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: bearer(studio) });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ detail: expect.any(String), code: 'validation_failed', field });
+  });
+
+  it.each([
+    [
+      'a string "Infinity"',
+      '{"avg_ccu":"Infinity","gamepass_count":3,"avg_gamepass_price":150,"genre":"simulation"}',
+    ],
+    ['JSON 1e400', '{"avg_ccu":1e400,"gamepass_count":3,"avg_gamepass_price":150,"genre":"simulation"}'],
+    ['JSON -1e400', '{"avg_ccu":-1e400,"gamepass_count":3,"avg_gamepass_price":150,"genre":"simulation"}'],
+  ])('in a body (%s) answers 422 naming it', async (_, payload) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/revenue-simulator',
+      headers: { ...bearer(studio), 'content-type': 'application/json' },
+      payload,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      detail: expect.stringMatching(/^body\.avg_ccu must /),
+      code: 'validation_failed',
+      field: 'body.avg_ccu',
+    });
+  });
+
+  it('leaves ingest to refuse the event, not the batch', async () => {
+    const k = await ingestKey(t);
+    const payload = JSON.stringify({
+      api_key: k.key,
+      events: [sdkEvent(1, { payload: { level: 7 } }), sdkEvent(2)],
+    }).replace('"level":7', '"level":1e400');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/sdk/events',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
+    expect([200, 202]).toContain(res.statusCode);
+    expect(res.json()).toMatchObject({ accepted: 1, rejected: 1, errors: [{ index: 0 }] });
+  });
+});
+
+describe('pagination', () => {
+  it('refuses a search offset past 2^53 − 1 (bigint overflowed: 500)', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/search?q=a&offset=18446744073709551616',
+      headers: bearer(studio),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      detail: 'query.offset must be <= 9007199254740991',
+      code: 'validation_failed',
+      field: 'query.offset',
+    });
+  });
+});

@@ -17,7 +17,7 @@ export * from './cookies.js';
 export { CsrfTokens } from './csrf.js';
 export { isDependencyUnavailable, registerErrorHandling, toErrorReply } from './error-handler.js';
 export { registerHealthRoutes } from './health.routes.js';
+export { FINITE_NOTE, findNonFinite, findNul, NUL_NOTE, registerInputGuards } from './input-guards.js';
 export { loggerOptions, REDACT_PATHS } from './logger.js';
-export { findNul, NUL_NOTE, registerNulGuard } from './nul-guard.js';
 export { filterByPrefix, registerOpenApi } from './openapi.js';
 export { ErrorRef, ErrorResponse, errorResponses, Id, IdParams, MAX_ID } from './schemas.js';

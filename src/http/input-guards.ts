@@ -1,17 +1,21 @@
 /**
- * PostgreSQL cannot store the NUL character (U+0000) in text: a request carrying one in any string
- * (a value or an object key, in a body, query or path the route declares) is refused here with
- * 422 validation_failed naming the first such field, before any schema or handler sees it. A route
- * that refuses NUL on its own terms (SDK ingest rejects the event, not the batch) opts out with
- * `config: { allowNul: true }`.
+ * Two refusals the schemas cannot express, applied to the body, query and path a route declares,
+ * each a 422 validation_failed naming the first offending field:
+ * - the NUL character (U+0000) in any string, value or object key (PostgreSQL cannot store it),
+ *   checked before the schema sees the request;
+ * - a number that is not finite, checked after validation: JSON's 1e400 parses to Infinity, and
+ *   Ajv's type coercion turns the query strings "Infinity" and "1e400" into Infinity and then
+ *   skips minimum/maximum, so an unbounded number schema would let it through to SQL or arithmetic.
+ * A route that checks these on its own terms (SDK ingest rejects the event, not the batch) opts out
+ * with `config: { checksOwnInput: true }`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route checks NUL characters itself (the NUL guard leaves it alone). */
-    allowNul?: boolean;
+    /** The route checks NUL characters and non-finite numbers itself (the input guards leave it alone). */
+    checksOwnInput?: boolean;
   }
 }
 
@@ -26,15 +30,30 @@ function shown(key: string): string {
   return key.split(NUL).join('\\u0000');
 }
 
+export const FINITE_NOTE =
+  'Every number must be finite: 1e400 in a body, or Infinity/1e400 in a query or path → 422 validation_failed ' +
+  'naming the field.';
+
+type Offends = (value: unknown) => boolean;
+
+const hasNul: Offends = (v) => typeof v === 'string' && v.includes(NUL);
+const notFinite: Offends = (v) => typeof v === 'number' && !Number.isFinite(v);
+
 /** The dotted path of the first string (value or key) containing NUL, in document order. */
 export function findNul(root: unknown, prefix: string): string | null {
+  return findFirst(root, prefix, hasNul);
+}
+
+/** The dotted path of the first number that is not finite (Infinity, -Infinity, NaN), in document order. */
+export function findNonFinite(root: unknown, prefix: string): string | null {
+  return findFirst(root, prefix, notFinite);
+}
+
+function findFirst(root: unknown, prefix: string, offends: Offends): string | null {
   const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: prefix }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
-    if (typeof value === 'string') {
-      if (value.includes(NUL)) return path;
-      continue;
-    }
+    if (offends(value)) return path;
     if (value === null || typeof value !== 'object') continue;
     const children: Array<{ value: unknown; path: string }> = [];
     if (Array.isArray(value)) {
@@ -44,8 +63,8 @@ export function findNul(root: unknown, prefix: string): string | null {
     } else {
       for (const [k, v] of Object.entries(value)) {
         const child = `${path}.${shown(k)}`;
-        // A key with NUL is reported in its place in the document (as if its value were NUL).
-        children.push({ value: k.includes(NUL) ? NUL : v, path: child });
+        // An offending key (one with NUL) is reported in its place in the document, as its value would be.
+        children.push({ value: offends(k) ? k : v, path: child });
       }
     }
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
@@ -54,21 +73,29 @@ export function findNul(root: unknown, prefix: string): string | null {
 }
 
 /** Only what the route declares: an undeclared query string or body is never read, so harmless. */
-function firstNul(request: FastifyRequest): string | null {
+function first(
+  request: FastifyRequest,
+  find: (root: unknown, prefix: string) => string | null,
+): string | null {
   const schema = request.routeOptions.schema ?? {};
   return (
-    (schema.params ? findNul(request.params, 'path') : null) ??
-    (schema.querystring ? findNul(request.query, 'query') : null) ??
-    (schema.body ? findNul(request.body, 'body') : null)
+    (schema.params ? find(request.params, 'path') : null) ??
+    (schema.querystring ? find(request.query, 'query') : null) ??
+    (schema.body ? find(request.body, 'body') : null)
   );
 }
 
-export function registerNulGuard(app: FastifyInstance): void {
+export function registerInputGuards(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.allowNul === true) return;
-    const field = firstNul(request);
+    if (request.routeOptions.config.checksOwnInput === true) return;
+    const field = first(request, findNul);
     if (field !== null) {
       throw errors.validation(field, `${field} must not contain the NUL character (U+0000)`);
     }
+  });
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config.checksOwnInput === true) return;
+    const field = first(request, findNonFinite);
+    if (field !== null) throw errors.validation(field, `${field} must be a finite number`);
   });
 }

@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
+import { FINITE_NOTE, NUL_NOTE } from './input-guards.js';
 import { ErrorRef, errorResponses } from './schemas.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -91,7 +92,14 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
         description:
           'Game analytics and market intelligence for Roblox creators. Every error body is ' +
           '`{detail, code}`; codes and statuses are listed per operation. `GET /openapi.json?prefix=/api/auth` ' +
-          'returns only the paths under that prefix and the components they use.',
+          'returns only the paths under that prefix and the components they use.\n\n' +
+          'Answers any operation can give, besides those it lists: a known path asked with another method → 405 ' +
+          '`method_not_allowed` with an `Allow` header; a body that is not `application/json` (where a JSON body is ' +
+          'taken) → 415 `unsupported_media_type`; headers (URL included) over 16 KiB → 431 `headers_too_large`; a ' +
+          'malformed HTTP request or invalid percent-encoding in the path → 400 `bad_request`; a request too slow ' +
+          'to arrive → 408 `request_timeout`; a request reaching a server that is shutting down → 503 ' +
+          '`temporarily_unavailable` with `Retry-After`.\n\n' +
+          `${NUL_NOTE} ${FINITE_NOTE}`,
       },
       servers: [{ url: info.publicUrl }],
       tags: [

@@ -120,7 +120,7 @@ function registerIngestRoute(app: FastifyInstance, service: IngestService, opts:
       // The body is checked in the handler so the key is looked at before the batch (401 before 422).
       attachValidation: true,
       // Each event is checked for NUL on its own (rejected, not the batch): no NUL guard here.
-      config: { allowNul: true },
+      config: { checksOwnInput: true },
       preParsing: async (request, _reply, payload) => inflate(request, payload),
       schema: {
         tags,
