@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENTITLEMENTS } from './accounts/plans.js';
 import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveJwtSecret, resolveSecretsKeys } from './config.js';
+import { DEFAULT_ENTITLEMENTS } from './plans.js';
 
 function configError(env: Record<string, string>): ConfigError {
   try {

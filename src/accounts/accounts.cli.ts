@@ -4,10 +4,10 @@
  */
 import { parseArgs } from 'node:util';
 import { AppError, CliUsageError } from '../errors.js';
+import { parsePlan, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../plans.js';
 import type { AccountsService } from './accounts.service.js';
 import { API_KEY_SCOPES, type ApiKeyScope, type ApiKeysService } from './api-keys.service.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
-import { parsePlan, SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './plans.js';
 
 export interface AccountsCliDeps {
   accounts: AccountsService;

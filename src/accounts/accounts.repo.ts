@@ -1,6 +1,6 @@
 /** Accounts SQL: users, teams, refresh tokens, API keys. The only file here with SQL. */
 import type { Queryable } from '../db/index.js';
-import type { PlanName, SubscriptionStatus } from './plans.js';
+import type { PlanName, SubscriptionStatus } from '../plans.js';
 
 export interface UserRow {
   id: number;

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
-import type { UserPrincipal } from '../http/auth.js';
 import { clearSessionCookies, REFRESH_COOKIE, setSessionCookies } from '../http/cookies.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import { errorResponses } from '../http/schemas.js';
+import type { UserPrincipal } from '../identity.js';
+import { parsePlan } from '../plans.js';
 import {
   AdminUserPatch,
   LoginBody,
@@ -16,7 +17,6 @@ import {
   UserIdParams,
 } from './accounts.schemas.js';
 import type { AccountsService, Session } from './accounts.service.js';
-import { parsePlan } from './plans.js';
 import { ACCESS_TTL_SEC, REFRESH_TTL_SEC } from './tokens.js';
 
 export interface AccountsRouteDeps {

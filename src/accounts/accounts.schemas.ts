@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { IdParams } from '../http/schemas.js';
+import { PLANS, SUBSCRIPTION_STATUSES } from '../plans.js';
 import { API_KEY_SCOPES } from './api-keys.service.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
-import { PLANS, SUBSCRIPTION_STATUSES } from './plans.js';
 
 const Email = Type.String({
   format: 'email',

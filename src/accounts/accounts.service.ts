@@ -8,10 +8,10 @@ import type { Clock } from '../clock.js';
 import type { Db, Queryable } from '../db/index.js';
 import { AppError, errors } from '../errors.js';
 import type { Kv } from '../kv/index.js';
+import { entitledPlan, type PlanName, type SubscriptionStatus } from '../plans.js';
 import * as repo from './accounts.repo.js';
 import { assertNotThrottled, loginScopes, recordFailure, recordSuccess } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { entitledPlan, type PlanName, type SubscriptionStatus } from './plans.js';
 import { newRefreshToken, REFRESH_TTL_SEC, sha256, type TokenSigner } from './tokens.js';
 
 export interface AccountsDeps {

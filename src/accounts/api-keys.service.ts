@@ -5,8 +5,8 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
+import { entitledPlan, type PlanName } from '../plans.js';
 import * as repo from './accounts.repo.js';
-import { entitledPlan, type PlanName } from './plans.js';
 import { API_KEY_PREFIX, newApiKey, sha256 } from './tokens.js';
 
 export const API_KEY_SCOPES = ['read', 'sdk:ingest', 'ingest:telemetry'] as const;

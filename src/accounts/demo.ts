@@ -3,8 +3,8 @@
  * DATA_DIR/demo-password on first run (never a fixed public default).
  */
 import { readOrCreateSecret } from '../config.js';
+import { PLANS, type PlanName } from '../plans.js';
 import type { AccountsService } from './accounts.service.js';
-import { PLANS, type PlanName } from './plans.js';
 
 export interface DemoAccounts {
   password: string;

@@ -5,7 +5,7 @@ import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
 import type { Engine } from '../db/index.js';
 import { memoryKv } from '../kv/index.js';
-import type { SubscriptionStatus } from './plans.js';
+import type { SubscriptionStatus } from '../plans.js';
 
 const DAY_MS = 86_400_000;
 const STUDIO_ONLY = {

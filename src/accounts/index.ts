@@ -7,8 +7,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
-import type { Authenticator } from '../http/auth.js';
 import type { CsrfTokens } from '../http/csrf.js';
+import type { Authenticator } from '../identity.js';
 import type { Kv } from '../kv/index.js';
 import { accountSchemas, registerAccountRoutes } from './accounts.routes.js';
 import { AccountsService } from './accounts.service.js';
@@ -20,7 +20,6 @@ export { AccountsService, type User } from './accounts.service.js';
 export { API_KEY_SCOPES, type ApiKeyScope, ApiKeysService, INGEST_SCOPES } from './api-keys.service.js';
 export { type DemoAccounts, demoEmail, ensureDemoAccounts } from './demo.js';
 export { type KeyLookupLimit, limitKeyLookups } from './key-lookup-throttle.js';
-export * from './plans.js';
 export { TokenSigner } from './tokens.js';
 
 export interface Accounts {

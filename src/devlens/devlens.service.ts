@@ -5,10 +5,11 @@
  * escape anything that could run as a spreadsheet formula, and store the result only when asked.
  * The file itself is never stored nor logged: it lives only in memory while the request is served.
  */
-import type { Entitlements } from '../accounts/index.js';
+
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { AppError, errors } from '../errors.js';
+import type { Entitlements } from '../plans.js';
 import { formatValue, type NarrativeProvider, offlineNarrative, recommend } from './advice.js';
 import { safeCell } from './analysis.js';
 import { resolveGenre } from './benchmarks.js';

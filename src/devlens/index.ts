@@ -6,9 +6,9 @@
  * siblings, which do no I/O) on a worker thread (devlens.pool.ts), never on the HTTP event loop.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Entitlements } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
+import type { Entitlements } from '../plans.js';
 import type { NarrativeProvider } from './advice.js';
 import { AnalysisGate, createAnalysisPool, type DevLensLimits, defaultLimits } from './devlens.pool.js';
 import { registerDevLensRoutes } from './devlens.routes.js';

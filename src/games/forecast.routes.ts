@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { effectivePlan } from '../http/auth.js';
 import { errorResponses } from '../http/schemas.js';
+import { effectivePlan } from '../identity.js';
 import { MIN_HISTORY_DAYS } from './forecast/index.js';
 import { FIT_DAYS, type ForecastService, HORIZON_DAYS, LEVEL } from './forecast.service.js';
 import { PlaceParams } from './games.schemas.js';

@@ -3,11 +3,12 @@
  * 04:00 UTC and after a backfill), what growth_probability means, and what each plan sees. The
  * engine (forecast/) is pure; this file feeds it and stores what it says.
  */
-import type { Entitlements, PlanName } from '../accounts/index.js';
+
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { lastBackfillAt } from '../market/index.js';
+import type { Entitlements, PlanName } from '../plans.js';
 import {
   type DailyValue,
   forecastSeries,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { effectivePlan } from '../http/auth.js';
 import { errorResponses } from '../http/schemas.js';
+import { effectivePlan } from '../identity.js';
 import { CLONE_THRESHOLD, MAX_CLONES, MIN_DESCRIPTION_WORDS } from './clones.js';
 import { PlaceParams, SearchQuery, type SearchQueryT, SearchResponse } from './games.schemas.js';
 import { FUZZY_THRESHOLD, type GamesService } from './games.service.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENTITLEMENTS } from '../accounts/index.js';
+import { DEFAULT_ENTITLEMENTS } from '../plans.js';
 import { likeRatio, searchId, visibleGrowthProbability } from './games.service.js';
 
 describe('plan rules and small helpers', () => {

@@ -3,11 +3,12 @@
  * of it a plan may see. SQL stays in games.repo.ts; the trend formula and its windows come from
  * the market domain, so game detail and the trending list can never disagree.
  */
-import type { Entitlements, PlanEntitlements, PlanName } from '../accounts/index.js';
+
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { normaliseSearch, periodWindow, trendScore } from '../market/index.js';
+import type { Entitlements, PlanEntitlements, PlanName } from '../plans.js';
 import { findClones } from './clones.service.js';
 import * as forecastRepo from './forecast.repo.js';
 import * as repo from './games.repo.js';

@@ -4,9 +4,9 @@
  * no collection and writes no table.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Entitlements } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
+import type { Entitlements } from '../plans.js';
 import { benchmarkSchemas, registerBenchmarkRoutes } from './benchmark.routes.js';
 import { BenchmarkService } from './benchmark.service.js';
 import { registerForecastRoutes } from './forecast.routes.js';

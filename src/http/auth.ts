@@ -8,10 +8,11 @@
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { limitKeyLookups } from '../accounts/key-lookup-throttle.js';
-import { type Entitlements, type PlanName, planAtLeast } from '../accounts/plans.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
+import type { AnonymousPrincipal, Authenticator, Principal } from '../identity.js';
 import type { Kv, RateRule } from '../kv/index.js';
+import { type Entitlements, type PlanName, planAtLeast } from '../plans.js';
 import { ACCESS_COOKIE } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 import { ErrorRef } from './schemas.js';
@@ -30,37 +31,6 @@ export interface AccessRule {
   plan?: PlanName;
   feature?: string;
   admin?: boolean;
-}
-
-export interface UserPrincipal {
-  kind: 'user';
-  userId: number;
-  teamId: number;
-  plan: PlanName;
-  isAdmin: boolean;
-  sessionId: string;
-  via: 'cookie' | 'bearer';
-}
-
-export interface KeyPrincipal {
-  kind: 'api_key';
-  keyId: number;
-  userId: number;
-  teamId: number;
-  plan: PlanName;
-  scopes: string[];
-}
-
-export interface AnonymousPrincipal {
-  kind: 'anonymous';
-}
-
-export type Principal = UserPrincipal | KeyPrincipal | AnonymousPrincipal;
-
-/** What the guard needs from the accounts domain (injected, so http/ does not depend on it). */
-export interface Authenticator {
-  accessToken(token: string): Promise<Omit<UserPrincipal, 'kind' | 'via'>>;
-  apiKey(secret: string): Promise<Omit<KeyPrincipal, 'kind'>>;
 }
 
 declare module 'fastify' {
@@ -82,11 +52,6 @@ export interface AuthDeps {
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ANONYMOUS: AnonymousPrincipal = { kind: 'anonymous' };
-
-/** The plan whose data shape a caller gets (anonymous callers see Explorer's). */
-export function effectivePlan(principal: Principal): PlanName {
-  return principal.kind === 'anonymous' ? 'Explorer' : principal.plan;
-}
 
 async function identify(request: FastifyRequest, deps: AuthDeps): Promise<Principal> {
   const authorization = request.headers.authorization;

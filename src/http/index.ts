@@ -3,15 +3,7 @@
  * request ids, logging setup, health and readiness. Domains register their own routes in app.ts;
  * nothing here knows about markets, games or accounts.
  */
-export {
-  type AccessRule,
-  type Authenticator,
-  effectivePlan,
-  type KeyPrincipal,
-  type Principal,
-  registerAuth,
-  type UserPrincipal,
-} from './auth.js';
+export { type AccessRule, registerAuth } from './auth.js';
 export { clientErrorHandler } from './client-errors.js';
 export * from './cookies.js';
 export { CsrfTokens } from './csrf.js';

@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Entitlements } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
-import { effectivePlan } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
+import { effectivePlan } from '../identity.js';
+import type { Entitlements } from '../plans.js';
 import { GENRE_KEYS } from '../platform/index.js';
 import { BREAKOUT_METHOD } from './breakout.js';
 import { freeShape, GENRE_METHOD } from './genres.js';

@@ -3,10 +3,11 @@
  * owner's list, viewed flags, deletion and the firing history. Every lookup is scoped by owner:
  * another user's rule answers 404, exactly like one that does not exist.
  */
-import type { Entitlements } from '../accounts/index.js';
+
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
+import type { Entitlements } from '../plans.js';
 import * as repo from './alerts.repo.js';
 import { watchingMessage } from './messages.js';
 import { type AlertType, resolveThreshold } from './rules.js';

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOwner, recordingSink, setCcu } from '../../test/helpers/alerts.js';
 import { migratedDb, POSTGRES_URL, type TestDb } from '../../test/helpers/db.js';
 import { seedGames } from '../../test/helpers/games.js';
-import { DEFAULT_ENTITLEMENTS } from '../accounts/index.js';
 import { fixedClock } from '../clock.js';
 import { type Db, openPostgres } from '../db/index.js';
+import { DEFAULT_ENTITLEMENTS } from '../plans.js';
 import { AlertsService } from './alerts.service.js';
 import { evaluateAlerts } from './engine.js';
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertOwner, recordingSink } from '../../test/helpers/alerts.js';
 import { migratedDb, type TestDb } from '../../test/helpers/db.js';
 import { testMarket } from '../../test/helpers/market.js';
-import { DEFAULT_ENTITLEMENTS } from '../accounts/index.js';
 import { fixedClock } from '../clock.js';
 import { collectOnce } from '../market/index.js';
+import { DEFAULT_ENTITLEMENTS } from '../plans.js';
 import { AlertsService } from './alerts.service.js';
 import { evaluateAlerts } from './engine.js';
 

@@ -1,6 +1,7 @@
 /** Alert engine SQL: the rules with their owners, the readings they need, and claiming a rule's next state. */
-import type { PlanName, SubscriptionStatus } from '../accounts/index.js';
+
 import type { Queryable } from '../db/index.js';
+import type { PlanName, SubscriptionStatus } from '../plans.js';
 import type { AlertType, Reading, RuleState } from './rules.js';
 
 export interface RuleRow {

@@ -6,10 +6,10 @@
  * claimed with a versioned conditional UPDATE, so exactly one worker records a given firing.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { type Entitlements, entitledPlan } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { periodWindow, trendScore } from '../market/index.js';
+import { type Entitlements, entitledPlan } from '../plans.js';
 import * as repo from './engine.repo.js';
 import type { Firing, FiringSink } from './firing.js';
 import { firedMessage, firingDetails } from './messages.js';

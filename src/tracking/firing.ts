@@ -4,8 +4,9 @@
  * delivers beyond the in-app list (e-mail, webhooks). One transaction: a firing is never recorded
  * without its deliveries, nor delivered twice.
  */
-import type { PlanName } from '../accounts/index.js';
+
 import type { Queryable } from '../db/index.js';
+import type { PlanName } from '../plans.js';
 
 export interface Firing {
   /** The alert_firings row. */

@@ -5,9 +5,9 @@
  * tables. It never collects market data: the engine only reads what the collector stored.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Entitlements } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
+import type { Entitlements } from '../plans.js';
 import type { PlatformSource } from '../platform/index.js';
 import { registerAlertRoutes } from './alerts.routes.js';
 import { alertSchemas } from './alerts.schemas.js';

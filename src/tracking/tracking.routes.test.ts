@@ -4,8 +4,8 @@ import { bearer, cookieHeader, type LoggedIn, signedIn } from '../../test/helper
 import { testEngines } from '../../test/helpers/db.js';
 import { type GameSeed, seedGames } from '../../test/helpers/games.js';
 import { testMarket } from '../../test/helpers/market.js';
-import { DEFAULT_ENTITLEMENTS } from '../accounts/index.js';
 import { fixedClock } from '../clock.js';
+import { DEFAULT_ENTITLEMENTS } from '../plans.js';
 import type { PlatformSource } from '../platform/index.js';
 import { TrackingService } from './tracking.service.js';
 

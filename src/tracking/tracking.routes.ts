@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
-import type { Principal } from '../http/auth.js';
 import { errorResponses } from '../http/schemas.js';
+import type { Principal } from '../identity.js';
 import { UniverseParams } from './tracking.schemas.js';
 import type { Caller, TrackingService } from './tracking.service.js';
 

@@ -3,11 +3,12 @@
  * tracking twice answers the same; a universe the catalogue lacks is fetched from the platform and
  * stored (404 when the platform does not know it either). Untracking is idempotent.
  */
-import type { Entitlements, PlanName } from '../accounts/index.js';
+
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { catalogueUpsert, upsertGames } from '../market/index.js';
+import type { Entitlements, PlanName } from '../plans.js';
 import type { GameVotes, PlatformGame, PlatformSource } from '../platform/index.js';
 import * as repo from './tracking.repo.js';
 

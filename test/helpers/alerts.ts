@@ -3,8 +3,9 @@
  * engine tests stay fast), a FiringSink that records what it was given, and CCU set by hand
  * between evaluations.
  */
-import type { PlanName } from '../../src/accounts/index.js';
+
 import type { Db, Queryable } from '../../src/db/index.js';
+import type { PlanName } from '../../src/plans.js';
 import type { Firing, FiringSink } from '../../src/tracking/index.js';
 
 export interface Owner {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { PlanName } from '../../src/accounts/index.js';
+import type { PlanName } from '../../src/plans.js';
 import type { TestApp } from './app.js';
 
 export interface ParsedCookie {

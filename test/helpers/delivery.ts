@@ -4,8 +4,8 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PlanName } from '../../src/accounts/index.js';
 import type { Db } from '../../src/db/index.js';
+import type { PlanName } from '../../src/plans.js';
 import { SecretBox } from '../../src/tracking/delivery/secret-box.js';
 import type { Firing, FiringSink } from '../../src/tracking/firing.js';
 

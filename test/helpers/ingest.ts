@@ -1,8 +1,9 @@
 /** SDK ingest test helpers: keys with scopes, valid events, posting batches, reading the store. */
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { ApiKeyScope, PlanName } from '../../src/accounts/index.js';
+import type { ApiKeyScope } from '../../src/accounts/index.js';
 import type { EventRow } from '../../src/ingest/ingest.repo.js';
+import type { PlanName } from '../../src/plans.js';
 import type { TestApp } from './app.js';
 import { createUser } from './auth.js';
 

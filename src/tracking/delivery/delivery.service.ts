@@ -5,9 +5,9 @@
  * (safe with several workers), sends them, and records each outcome with its retry schedule.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Entitlements, PlanName } from '../../accounts/index.js';
 import type { Clock } from '../../clock.js';
 import type { Db, Queryable } from '../../db/index.js';
+import type { Entitlements, PlanName } from '../../plans.js';
 import type { Firing, FiringSink } from '../firing.js';
 import * as repo from './delivery.repo.js';
 import {

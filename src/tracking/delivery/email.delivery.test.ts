@@ -12,9 +12,9 @@ import {
   makeFiring,
   testSecrets,
 } from '../../../test/helpers/delivery.js';
-import { DEFAULT_ENTITLEMENTS } from '../../accounts/index.js';
 import { fixedClock } from '../../clock.js';
 import { migrate, openPglite } from '../../db/index.js';
+import { DEFAULT_ENTITLEMENTS } from '../../plans.js';
 import { createDelivery, type MailMessage, type MailTransport } from './index.js';
 
 const T0 = new Date('2025-06-01T18:05:00Z');

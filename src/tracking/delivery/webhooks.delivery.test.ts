@@ -11,8 +11,8 @@ import {
   storedSecret,
   testSecrets,
 } from '../../../test/helpers/delivery.js';
-import { DEFAULT_ENTITLEMENTS } from '../../accounts/index.js';
 import { fixedClock } from '../../clock.js';
+import { DEFAULT_ENTITLEMENTS } from '../../plans.js';
 import {
   createDelivery,
   type DeliveryDeps,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { UserPrincipal } from '../../http/auth.js';
 import { errorResponses } from '../../http/schemas.js';
+import type { UserPrincipal } from '../../identity.js';
 import {
   CreateWebhookBody,
   type CreateWebhookBodyT,

@@ -3,10 +3,11 @@
  * to (the SSRF guard), how many, and the per-webhook delivery log. The secret must sign, so it is
  * stored encrypted (secret-box.ts), not hashed; it is never returned, not even at creation, nor logged.
  */
-import { type Entitlements, PLANS, type PlanName } from '../../accounts/index.js';
+
 import type { Clock } from '../../clock.js';
 import type { Db } from '../../db/index.js';
 import { errors } from '../../errors.js';
+import { type Entitlements, PLANS, type PlanName } from '../../plans.js';
 import * as repo from './delivery.repo.js';
 import type { SecretBox } from './secret-box.js';
 import { checkWebhookTarget, parseWebhookUrl, type Resolver, systemResolver, UrlRefused } from './ssrf.js';
