@@ -14,7 +14,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { createAccounts } from '../src/accounts/index.js';
 import { BODY_LIMIT } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -55,12 +54,7 @@ if (kind === 'bare') {
     await backfill({ db: server.db, platform, log: server.app.log }, 8, now);
     await refreshViews(server.db, now, { force: true });
   }
-  const { accounts } = createAccounts({
-    db: server.db,
-    kv: server.kv,
-    clock: systemClock,
-    jwtSecret: config.jwtSecret!,
-  });
+  const { accounts } = server.services.accounts;
   await accounts.createUser({ email: BENCH_USER.email, password: BENCH_USER.password });
   process.stdout.write(`READY ${server.url}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
@@ -99,12 +93,7 @@ if (kind === 'bare') {
   const server = await startServer(config, { jobs: [] });
   // The runtime's mode switch (the one the tests use): async queues for the in-process writer.
   server.app.ingest.service.mode = kind === 'ingest-sync' ? 'sync' : 'async';
-  const { accounts, apiKeys } = createAccounts({
-    db: server.db,
-    kv: server.kv,
-    clock: systemClock,
-    jwtSecret: config.jwtSecret!,
-  });
+  const { accounts, apiKeys } = server.services.accounts;
   const user = await accounts.createUser({ ...BENCH_USER, plan: 'Studio' });
   const team = await server.db.query<{ team_id: number }>('SELECT team_id FROM users WHERE id = $1', [
     user.id,

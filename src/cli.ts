@@ -8,7 +8,6 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { KEYS_USAGE, keysCommand, USER_USAGE, userCommand } from './accounts/accounts.cli.js';
-import { createAccounts } from './accounts/index.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, resolveJwtSecret, resolveSecretsKeys } from './config.js';
 import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
@@ -27,6 +26,7 @@ import {
   parseCollectArgs,
 } from './market/market.cli.js';
 import { createPlatformSource } from './platform/index.js';
+import { createServices } from './services.js';
 import { OUTBOX_USAGE, outboxCommand } from './tracking/delivery/index.js';
 import { SecretBox, WEBHOOKS_USAGE, webhooksCommand } from './tracking/index.js';
 import { VERSION } from './version.js';
@@ -44,24 +44,29 @@ interface Command {
   run(args: string[], config: Config, out: (line: string) => void, io: CliIo): Promise<number | 'running'>;
 }
 
-/** Opens the database (migrating it) and the accounts services for an admin command. */
+/** Opens the database (migrating it) and the services for an admin command (accounts only). */
 async function withAccountsArgs(
   config: Config,
   out: (line: string) => void,
   fn: (args: string[], deps: Parameters<typeof userCommand>[1]) => Promise<number>,
   args: string[],
 ): Promise<number> {
-  const db = await openDatabase(config, createLogger(config));
+  const log = createLogger(config);
+  const db = await openDatabase(config, log);
   const kv = await connectKv(config);
+  const services = createServices({
+    config,
+    db,
+    kv,
+    clock: systemClock,
+    log,
+    jwtSecret: resolveJwtSecret(config),
+  });
   try {
-    const { accounts, apiKeys } = createAccounts({
-      db,
-      kv,
-      clock: systemClock,
-      jwtSecret: resolveJwtSecret(config),
-    });
+    const { accounts, apiKeys } = services.accounts;
     return await fn(args, { accounts, apiKeys, out });
   } finally {
+    await services.close();
     await kv.close();
     await db.close();
   }

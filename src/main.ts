@@ -1,22 +1,21 @@
 /**
- * Composition root: loadConfig → open db → migrate → start roles; graceful close.
- * `serve` runs HTTP (and, embedded, the background jobs); `worker` runs background jobs only.
+ * Composition root: loadConfig → open db → migrate → createServices (services.ts) → roles; graceful
+ * close. `serve` runs HTTP (buildApp over the services) and, embedded, the background jobs;
+ * `worker` runs background work only. What runs in the background, and where, is jobs/catalog.ts.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino, { type DestinationStream } from 'pino';
-import { AccountsService, type DemoAccounts, ensureDemoAccounts, TokenSigner } from './accounts/index.js';
+import { type DemoAccounts, ensureDemoAccounts } from './accounts/index.js';
 import { buildApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Config, resolveJwtSecret, resolveSecretsKeys } from './config.js';
 import { connectDb, type Db, migrate } from './db/index.js';
-import { ForecastService } from './games/index.js';
 import { loggerOptions } from './http/index.js';
-import { createIngestWorker } from './ingest/index.js';
-import { allJobs, type Job, Scheduler } from './jobs/index.js';
+import { backgroundWork, type Job, type Role, Scheduler, type Worker } from './jobs/index.js';
 import { connectKv, type Kv } from './kv/index.js';
-import { collectorDeps } from './market/index.js';
 import { createPlatformSource, type PlatformSource } from './platform/index.js';
-import { createDelivery, evaluateAlerts, SecretBox, sealPlainSecrets } from './tracking/index.js';
+import { createServices, type Services } from './services.js';
+import { SecretBox, sealPlainSecrets } from './tracking/index.js';
 
 export interface StartOptions {
   clock?: Clock;
@@ -25,14 +24,17 @@ export interface StartOptions {
   configure?: (app: FastifyInstance) => void | Promise<void>;
   /** The market data source (default: from PLATFORM_SOURCE). */
   platform?: PlatformSource;
-  /** Background jobs to schedule (default: every job in jobs/catalog.ts; `serve` runs them only in
-   * embedded mode, since with DATABASE_URL `svc worker` processes do). */
+  /** Background jobs to schedule (default: the role's jobs in jobs/catalog.ts; `serve` runs them
+   * only in embedded mode, since with DATABASE_URL `svc worker` processes do). The role's workers
+   * (the ingest writer) run either way. */
   jobs?: Job[];
 }
 
 export interface Running {
   db: Db;
   kv: Kv;
+  /** Every domain service of this process, built once. */
+  services: Services;
   scheduler: Scheduler;
   log: FastifyBaseLogger;
   close(reason?: string): Promise<void>;
@@ -92,135 +94,108 @@ function once(fn: (reason?: string) => Promise<void>): (reason?: string) => Prom
   };
 }
 
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const clock = options.clock ?? systemClock;
-  const bootLog = createLogger(config, options.logStream);
+/** What every role opens first: the database (migrated), the store, the platform, then the
+ * services over them. `release()` closes them in reverse. */
+async function openServices(
+  config: Config,
+  options: StartOptions,
+  log: FastifyBaseLogger,
+): Promise<{ services: Services; release(): Promise<void> }> {
   const secrets = new SecretBox(resolveSecretsKeys(config));
-  const db = await openDatabase(config, bootLog);
-  await sealStoredSecrets(db, secrets, bootLog);
+  const db = await openDatabase(config, log);
+  await sealStoredSecrets(db, secrets, log);
   const kv = await connectKv(config);
-  const jwtSecret = resolveJwtSecret(config);
   const platform = options.platform ?? createPlatformSource(config);
-  const app = await buildApp({
-    config,
-    db,
-    clock,
-    kv,
-    jwtSecret,
-    webhookSecrets: secrets,
-    platform,
-    ...(options.logStream ? { logStream: options.logStream } : {}),
-  });
+  const clock = options.clock ?? systemClock;
+  const jwtSecret = resolveJwtSecret(config);
+  const services = createServices({ config, db, kv, clock, platform, log, jwtSecret, secrets });
+  return {
+    services,
+    async release() {
+      await services.close();
+      await platform.close?.();
+      await kv.close();
+      await db.close();
+    },
+  };
+}
+
+/** The background work of `role` (jobs/catalog.ts), scheduled and started; stop() ends it. */
+function startBackground(
+  services: Services,
+  role: Role,
+  jobs: Job[] | undefined,
+): { scheduler: Scheduler; workers: Worker[]; stop(): Promise<void> } {
+  const work = backgroundWork(services, role);
+  const scheduler = new Scheduler({ db: services.db, clock: services.clock, log: services.log });
+  for (const job of jobs ?? work.jobs) scheduler.add(job);
+  for (const worker of work.workers) worker.start();
+  scheduler.start();
+  return {
+    scheduler,
+    workers: work.workers,
+    async stop() {
+      for (const worker of work.workers) await worker.stop();
+      await scheduler.stop();
+    },
+  };
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const { services, release } = await openServices(config, options, createLogger(config, options.logStream));
+  const app = await buildApp(services, options.logStream ? { logStream: options.logStream } : {});
   // Embedded mode (no DATABASE_URL) is a try-it-out install: one demo account per plan.
-  const accounts = new AccountsService({ db, kv, clock, signer: new TokenSigner(jwtSecret) });
-  const demo = config.databaseUrl ? undefined : await ensureDemoAccounts(accounts, config.dataDir);
+  const demo = config.databaseUrl
+    ? undefined
+    : await ensureDemoAccounts(services.accounts.accounts, config.dataDir);
   await options.configure?.(app);
-  const scheduler = new Scheduler({ db, clock, log: app.log });
-  const jobs =
-    options.jobs ??
-    (config.databaseUrl
-      ? []
-      : backgroundJobs(config, { db, clock, accounts, platform, secrets, log: app.log }));
-  for (const job of jobs) scheduler.add(job);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await app.close();
-    await kv.close();
-    await db.close();
+    await release();
     throw err;
   }
-  scheduler.start();
+  const background = startBackground(services, 'serve', options.jobs);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const close = once(async (reason) => {
     app.log.info({ reason }, 'shutting down: no new connections, finishing requests in flight');
     await app.close(); // stops accepting, waits for in-flight requests
-    await scheduler.stop();
-    await platform.close?.();
-    await kv.close();
-    await db.close();
+    // After the requests: the memory ingest queue is drained into the database before it closes.
+    await background.stop();
+    await release();
     app.log.info('shutdown complete');
   });
   return {
     app,
-    db,
-    kv,
+    db: services.db,
+    kv: services.kv,
+    services,
     demo,
-    scheduler,
+    scheduler: background.scheduler,
     log: app.log,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close,
   };
 }
 
-/** Every background job (jobs/catalog.ts) with the dependencies this process built. */
-function backgroundJobs(
-  config: Config,
-  deps: {
-    db: Db;
-    clock: Clock;
-    accounts: AccountsService;
-    platform: PlatformSource;
-    secrets: SecretBox;
-    log: FastifyBaseLogger;
-  },
-): Job[] {
-  const { db, clock, log } = deps;
-  const entitlements = config.entitlements;
-  const delivery = createDelivery({
-    db,
-    clock,
-    entitlements,
-    webhookAllowPrivate: config.webhookAllowPrivate,
-    secrets: deps.secrets,
-    log,
-    ...(config.smtpUrl ? { smtpUrl: config.smtpUrl } : {}),
-  });
-  const alerts = (now: Date) => evaluateAlerts({ db, clock, sink: delivery, entitlements, log }, now);
-  return allJobs({
-    accounts: deps.accounts,
-    // Alerts are evaluated on the data each collection brings, as soon as its views are stored.
-    market: collectorDeps(db, deps.platform, log, (now) => alerts(now).then(() => {})),
-    collectIntervalSec: config.collectIntervalSec,
-    forecasts: new ForecastService({ db, clock, entitlements }),
-    evaluateAlerts: alerts,
-    alertIntervalSec: config.alertIntervalSec,
-    delivery,
-  });
-}
-
 export async function startWorker(config: Config, options: StartOptions = {}): Promise<Running> {
-  const clock = options.clock ?? systemClock;
   const log = createLogger(config, options.logStream);
-  const secrets = new SecretBox(resolveSecretsKeys(config));
-  const db = await openDatabase(config, log);
-  await sealStoredSecrets(db, secrets, log);
-  const kv = await connectKv(config);
-  const scheduler = new Scheduler({ db, clock, log });
-  const accounts = new AccountsService({ db, kv, clock, signer: new TokenSigner(resolveJwtSecret(config)) });
-  const platform = options.platform ?? createPlatformSource(config);
-  for (const job of options.jobs ?? backgroundJobs(config, { db, clock, accounts, platform, secrets, log })) {
-    scheduler.add(job);
-  }
-  scheduler.start();
-  // With NATS, workers write the events the API processes queued (embedded mode writes in-process).
-  const ingest = config.natsUrl
-    ? createIngestWorker({ db, clock, natsUrl: config.natsUrl, natsStream: config.natsIngestStream, log })
-    : undefined;
-  ingest?.start();
-  log.info({ jobs: scheduler.jobNames, ingest: ingest !== undefined }, 'worker started');
+  const { services, release } = await openServices(config, options, log);
+  const background = startBackground(services, 'worker', options.jobs);
+  log.info(
+    { jobs: background.scheduler.jobNames, workers: background.workers.map((w) => w.name) },
+    'worker started',
+  );
   const close = once(async (reason) => {
     log.info({ reason }, 'worker shutting down: finishing running jobs');
-    await ingest?.stop();
-    await scheduler.stop();
-    await platform.close?.();
-    await kv.close();
-    await db.close();
+    await background.stop();
+    await release();
     log.info('shutdown complete');
   });
-  return { db, kv, scheduler, log, close };
+  return { db: services.db, kv: services.kv, services, scheduler: background.scheduler, log, close };
 }
 
 /**

@@ -429,7 +429,8 @@ describe.runIf(process.env.REDIS_URL && process.env.DATABASE_URL)(
       const { buildApp } = await import('../app.js');
       const { loadConfig } = await import('../config.js');
       const { LogCapture, TEST_JWT_SECRET } = await import('../../test/helpers/app.js');
-      const { createAccounts } = await import('./index.js');
+      const { createLogger } = await import('../main.js');
+      const { createServices } = await import('../services.js');
       const fresh = await freshPostgresDatabase();
       const prefix = `svc-test:${randomUUID()}:`;
       const dbA = await openPostgres(fresh.url, { max: 3 });
@@ -438,16 +439,15 @@ describe.runIf(process.env.REDIS_URL && process.env.DATABASE_URL)(
       const kvA = await redisKv(process.env.REDIS_URL!, prefix);
       const kvB = await redisKv(process.env.REDIS_URL!, prefix);
       const clock = fixedClock('2026-06-01T12:00:00Z');
-      const deps = {
-        config: loadConfig({ LOG_LEVEL: 'silent' }),
-        clock,
-        jwtSecret: TEST_JWT_SECRET,
-        logStream: new LogCapture(),
-      };
-      const a = await buildApp({ ...deps, db: dbA, kv: kvA });
-      const b = await buildApp({ ...deps, db: dbB, kv: kvB });
+      const config = loadConfig({ LOG_LEVEL: 'silent' });
+      const logStream = new LogCapture();
+      const deps = { config, clock, jwtSecret: TEST_JWT_SECRET, log: createLogger(config, logStream) };
+      const servicesA = createServices({ ...deps, db: dbA, kv: kvA });
+      const servicesB = createServices({ ...deps, db: dbB, kv: kvB });
+      const a = await buildApp(servicesA, { logStream });
+      const b = await buildApp(servicesB, { logStream });
       try {
-        const accounts = createAccounts({ db: dbA, kv: kvA, clock, jwtSecret: TEST_JWT_SECRET }).accounts;
+        const accounts = servicesA.accounts.accounts;
         await accounts.createUser({ email: 'shared@example.com', password: 'shared password 1' });
         const s = await login(a, 'shared@example.com', 'shared password 1');
         expect((await b.inject({ url: '/api/auth/me', headers: bearer(s) })).statusCode).toBe(200); // cached by B now
@@ -458,6 +458,8 @@ describe.runIf(process.env.REDIS_URL && process.env.DATABASE_URL)(
       } finally {
         await a.close();
         await b.close();
+        await servicesA.close();
+        await servicesB.close();
         await kvA.close();
         await kvB.close();
         await dbA.close();

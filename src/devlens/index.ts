@@ -30,11 +30,23 @@ export interface DevLensRegistration {
   limits?: DevLensLimits;
 }
 
-export function registerDevLens(app: FastifyInstance, deps: DevLensRegistration): void {
-  for (const schema of devLensSchemas) app.addSchema(schema);
+/** The domain's service and its worker pool, built once by src/services.ts. */
+export interface DevLens {
+  service: DevLensService;
+  limits: DevLensLimits;
+  /** Stops the analysis threads (the composition root calls it on shutdown). */
+  close(): Promise<void>;
+}
+
+export function createDevLens(deps: DevLensRegistration): DevLens {
   const limits = deps.limits ?? defaultLimits();
-  // Threads start with the first upload; closing the app stops them, so tests and `svc serve` exit.
+  // Threads start with the first upload; closing stops them, so tests and `svc serve` exit.
   const pool = createAnalysisPool({ threads: limits.threads });
-  app.addHook('onClose', async () => pool.close());
-  registerDevLensRoutes(app, new DevLensService({ ...deps, pool, gate: new AnalysisGate(limits) }), limits);
+  const service = new DevLensService({ ...deps, pool, gate: new AnalysisGate(limits) });
+  return { service, limits, close: () => pool.close() };
+}
+
+export function registerDevLens(app: FastifyInstance, devLens: DevLens): void {
+  for (const schema of devLensSchemas) app.addSchema(schema);
+  registerDevLensRoutes(app, devLens.service, devLens.limits);
 }

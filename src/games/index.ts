@@ -26,10 +26,28 @@ export interface GamesDeps {
   entitlements: Entitlements;
 }
 
-export function registerGames(app: FastifyInstance, deps: GamesDeps): void {
+/** The domain's services, built once by src/services.ts. */
+export interface Games {
+  games: GamesService;
+  benchmark: BenchmarkService;
+  revenue: RevenueService;
+  /** Also refreshed by the forecast-games job (jobs/catalog.ts). */
+  forecast: ForecastService;
+}
+
+export function createGames(deps: GamesDeps): Games {
+  return {
+    games: new GamesService(deps),
+    benchmark: new BenchmarkService(deps),
+    revenue: new RevenueService(deps),
+    forecast: new ForecastService(deps),
+  };
+}
+
+export function registerGames(app: FastifyInstance, games: Games): void {
   for (const schema of [...gameSchemas, ...benchmarkSchemas, ...revenueSchemas]) app.addSchema(schema);
-  registerGameRoutes(app, new GamesService(deps));
-  registerBenchmarkRoutes(app, new BenchmarkService(deps));
-  registerRevenueRoutes(app, new RevenueService(deps));
-  registerForecastRoutes(app, new ForecastService(deps));
+  registerGameRoutes(app, games.games);
+  registerBenchmarkRoutes(app, games.benchmark);
+  registerRevenueRoutes(app, games.revenue);
+  registerForecastRoutes(app, games.forecast);
 }

@@ -6,6 +6,8 @@ import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { loadMigrations } from '../db/index.js';
 import { memoryKv } from '../kv/index.js';
+import { createLogger } from '../main.js';
+import { createServices } from '../services.js';
 
 describe('health and readiness', () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -28,16 +30,20 @@ describe('health and readiness', () => {
 
   it('is not ready while migrations are pending', async () => {
     const x = await emptyDb('pglite');
-    const app = await buildApp({
-      config: loadConfig({}),
+    const config = loadConfig({});
+    const logStream = new LogCapture();
+    const services = createServices({
+      config,
       db: x.db,
       clock: systemClock,
       kv: memoryKv(),
+      log: createLogger(config, logStream),
       jwtSecret: TEST_JWT_SECRET,
-      logStream: new LogCapture(),
     });
+    const app = await buildApp(services, { logStream });
     cleanups.push(async () => {
       await app.close();
+      await services.close();
       await x.dispose();
     });
     const res = await app.inject({ url: '/readyz' });

@@ -6,8 +6,7 @@
  * authenticator handed in.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Clock } from '../clock.js';
-import type { Db } from '../db/index.js';
+import type { Entitlements } from '../plans.js';
 import { registerIngestRoutes } from './ingest.routes.js';
 import { ingestSchemas } from './ingest.schemas.js';
 import type { IngestServiceDeps } from './ingest.service.js';
@@ -42,13 +41,21 @@ export interface IngestDeps extends Omit<IngestServiceDeps, 'queue' | 'partition
   mode?: IngestMode;
   /** How often the in-process writer drains the queue. */
   writerIntervalMs?: number;
+  log: FastifyBaseLogger;
 }
 
-/** What the running app exposes (tests drive the writer and switch modes through it). */
+/** The domain's runtime, built once by src/services.ts (tests drive the writer and switch modes
+ * through `app.ingest`). */
 export interface IngestRuntime {
   service: IngestService;
   queue: IngestQueue;
   writer: IngestWriter;
+  /** Connects the queue (JetStream: in the background, retrying) and runs the writer and its relay
+   * (the ingest-writer worker of jobs/catalog.ts). */
+  start(): void;
+  /** Stops the writer; the memory queue is drained first (it has no one else), JetStream keeps its
+   * messages for the next writer; then the queue is closed. */
+  stop(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -68,72 +75,44 @@ function jetStreamQueue(url: string, stream: string | undefined, log: FastifyBas
   );
 }
 
-export function registerIngest(app: FastifyInstance, deps: IngestDeps): IngestRuntime {
+export function createIngest(deps: IngestDeps): IngestRuntime {
+  const { log } = deps;
   const deferred =
-    !deps.queue && deps.natsUrl ? jetStreamQueue(deps.natsUrl, deps.natsStream, app.log) : undefined;
+    !deps.queue && deps.natsUrl ? jetStreamQueue(deps.natsUrl, deps.natsStream, log) : undefined;
   const queue = deps.queue ?? deferred ?? new MemoryQueue();
   const partitions = new Partitions();
-  const service = new IngestService({ ...deps, queue, partitions, log: app.log });
+  const service = new IngestService({ ...deps, queue, partitions, log });
   service.mode = deps.mode ?? 'async';
-  const writer = new IngestWriter({ db: deps.db, clock: deps.clock, queue, partitions, log: app.log });
-  const runtime: IngestRuntime = { service, queue, writer };
-  app.decorate('ingest', runtime);
-  for (const schema of ingestSchemas) app.addSchema(schema);
-  registerIngestRoutes(app, service, deps.entitlements);
-  // The memory queue lives in this process, so its writer must too (with JetStream every serve
-  // and worker process competes for messages). On close the memory queue is drained (app.close()
-  // runs before the database is closed), so a graceful shutdown loses nothing.
-  app.addHook('onReady', async () => {
-    deferred?.connect();
-    writer.start(deps.writerIntervalMs);
-  });
-  app.addHook('onClose', async () => {
-    await writer.stop();
-    // JetStream keeps its messages for the next writer; the memory queue has no one else.
-    if (queue.kind === 'memory') {
-      await writer
-        .flush()
-        .catch((err: unknown) => app.log.error({ code: errorCode(err) }, 'ingest drain failed'));
-    }
-    await queue.close();
-  });
-  return runtime;
-}
-
-/** For `svc worker` with NATS_URL: a writer consuming the JetStream queue. start() connects (in the
- * background, retrying) and runs the writer; stop() stops it and closes the connection. */
-export function createIngestWorker(deps: {
-  db: Db;
-  clock: Clock;
-  natsUrl: string;
-  natsStream?: string;
-  log: FastifyBaseLogger;
-}): {
-  queue: DeferredQueue;
-  writer: IngestWriter;
-  start(): void;
-  stop(): Promise<void>;
-} {
-  const queue = jetStreamQueue(deps.natsUrl, deps.natsStream, deps.log);
-  const writer = new IngestWriter({
-    db: deps.db,
-    clock: deps.clock,
-    queue,
-    partitions: new Partitions(),
-    log: deps.log,
-  });
+  const writer = new IngestWriter({ db: deps.db, clock: deps.clock, queue, partitions, log });
   return {
+    service,
     queue,
     writer,
     start() {
-      queue.connect();
-      writer.start();
+      deferred?.connect();
+      writer.start(deps.writerIntervalMs);
     },
     async stop() {
       await writer.stop();
+      // JetStream keeps its messages for the next writer; the memory queue has no one else.
+      if (queue.kind === 'memory') {
+        await writer
+          .flush()
+          .catch((err: unknown) => log.error({ code: errorCode(err) }, 'ingest drain failed'));
+      }
       await queue.close();
     },
   };
+}
+
+export function registerIngest(
+  app: FastifyInstance,
+  ingest: IngestRuntime,
+  entitlements: Entitlements,
+): void {
+  app.decorate('ingest', ingest);
+  for (const schema of ingestSchemas) app.addSchema(schema);
+  registerIngestRoutes(app, ingest.service, entitlements);
 }
 
 function errorCode(err: unknown): string | undefined {

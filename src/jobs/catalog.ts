@@ -1,55 +1,105 @@
+/**
+ * The catalogue of ALL background work, with its schedule. Two kinds:
+ *
+ * - jobs (`Job`, run by the Scheduler): run(now, signal) every interval, at most one run at a time
+ *   across every process (leases in job_state);
+ *     collect-market                every COLLECT_INTERVAL_SEC (5 min); the first runs backfill
+ *                                   35 days of history; raw-sample retention and the market views
+ *                                   follow each collection, then the alert engine
+ *     forecast-games                checked every 5 min, works at 04:00 UTC and after a backfill
+ *     evaluate-alerts               every ALERT_INTERVAL_SEC (15 min)
+ *     deliver-alerts                every minute (e-mail, webhooks, retries)
+ *     purge-expired-refresh-tokens  daily
+ * - workers (`Worker`): long-running consumers, started with the process and stopped on shutdown;
+ *     ingest-writer                 drains the ingest queue into `events` every 200 ms, its relay
+ *                                   re-publishing lost batches every minute; the monthly `events`
+ *                                   partitions are created on demand before each write
+ *
+ * Which process runs what (backgroundWork): `svc worker` runs every job; `svc serve` runs them only
+ * in embedded mode (with DATABASE_URL, worker processes do). The memory ingest queue lives in the
+ * serve process, so its writer must too; with JetStream every serve and worker process competes
+ * for messages. Each entry only calls domain services (built once by src/services.ts): no business
+ * rules live here.
+ */
 import type { AccountsService } from '../accounts/index.js';
-import type { ForecastService } from '../games/index.js';
-import { type CollectorDeps, scheduledCollection } from '../market/index.js';
-import type { Delivery } from '../tracking/index.js';
+import { scheduledCollection } from '../market/index.js';
+import type { Services } from '../services.js';
 import type { Job } from './scheduler.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 
-export interface JobDeps {
-  accounts: AccountsService;
-  market: CollectorDeps;
-  collectIntervalSec: number;
-  forecasts: ForecastService;
-  /** Evaluates every alert rule at `now` (the alert engine with its sink). */
-  evaluateAlerts: (now: Date) => Promise<unknown>;
-  alertIntervalSec: number;
-  delivery: Delivery;
+/** A long-running consumer: start() begins consuming in the background, stop() ends it and
+ * waits (work in hand is finished or handed back, nothing is lost). */
+export interface Worker {
+  name: string;
+  /** The process roles that run it. */
+  roles: readonly Role[];
+  start(): void;
+  stop(): Promise<void>;
 }
 
-/** Every background job the service runs; later capabilities add theirs here. */
-export function allJobs(deps: JobDeps): Job[] {
+export type Role = 'serve' | 'worker';
+
+/** Every scheduled job the service runs; later capabilities add theirs here. */
+export function allJobs(s: Services): Job[] {
+  const { config } = s;
+  const collector = s.market.collector;
   return [
-    {
-      // The first run on an empty database backfills history (it may take a minute): a long lease.
-      name: 'collect-market',
-      intervalMs: deps.collectIntervalSec * 1000,
-      leaseMs: Math.max(10 * 60_000, deps.collectIntervalSec * 4000),
-      run: (now, signal) => scheduledCollection(deps.market, now, signal),
-    },
+    ...(collector
+      ? [
+          {
+            // The first run on an empty database backfills history (it may take a minute): a long lease.
+            name: 'collect-market',
+            intervalMs: config.collectIntervalSec * 1000,
+            leaseMs: Math.max(10 * 60_000, config.collectIntervalSec * 4000),
+            run: (now: Date, signal: AbortSignal) => scheduledCollection(collector, now, signal),
+          },
+        ]
+      : []),
     {
       // Checks often, works rarely: forecasts are due at 04:00 UTC and after a backfill.
       name: 'forecast-games',
       intervalMs: 5 * 60_000,
       leaseMs: 30 * 60_000,
       async run(now, signal) {
-        if (await deps.forecasts.due(now)) await deps.forecasts.refreshAll(now, signal);
+        if (await s.games.forecast.due(now)) await s.games.forecast.refreshAll(now, signal);
       },
     },
     {
-      // Also runs right after each collection in embedded mode; this keeps a worker-only deployment
-      // (and a slow collector) evaluating on time.
+      // Also runs right after each collection; this keeps a worker-only deployment (and a slow
+      // collector) evaluating on time.
       name: 'evaluate-alerts',
-      intervalMs: deps.alertIntervalSec * 1000,
-      run: (now) => deps.evaluateAlerts(now).then(() => {}),
+      intervalMs: config.alertIntervalSec * 1000,
+      run: (now) => s.tracking.evaluateAlerts(now).then(() => {}),
     },
     {
       name: 'deliver-alerts',
       intervalMs: 60_000,
-      run: (now, signal) => deps.delivery.runPending(now, signal).then(() => {}),
+      run: (now, signal) => s.tracking.delivery.runPending(now, signal).then(() => {}),
     },
-    purgeRefreshTokensJob(deps.accounts),
+    purgeRefreshTokensJob(s.accounts.accounts),
   ];
+}
+
+/** Every long-running consumer the service runs. */
+export function allWorkers(s: Services): Worker[] {
+  return [
+    {
+      name: 'ingest-writer',
+      roles: s.ingest.queue.kind === 'jetstream' ? ['serve', 'worker'] : ['serve'],
+      start: () => s.ingest.start(),
+      stop: () => s.ingest.stop(),
+    },
+  ];
+}
+
+/** The background work a process of `role` runs (see the header for why). */
+export function backgroundWork(s: Services, role: Role): { jobs: Job[]; workers: Worker[] } {
+  const runsJobs = role === 'worker' || !s.config.databaseUrl;
+  return {
+    jobs: runsJobs ? allJobs(s) : [],
+    workers: allWorkers(s).filter((w) => w.roles.includes(role)),
+  };
 }
 
 /** Deletes refresh tokens past their expiry, once a day. */

@@ -4,7 +4,7 @@
  * market/index.ts and platform/index.ts; owns tracked_games, alerts, alert_firings and the delivery
  * tables. It never collects market data: the engine only reads what the collector stored.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import type { Entitlements } from '../plans.js';
@@ -12,7 +12,14 @@ import type { PlatformSource } from '../platform/index.js';
 import { registerAlertRoutes } from './alerts.routes.js';
 import { alertSchemas } from './alerts.schemas.js';
 import { AlertsService } from './alerts.service.js';
-import { registerWebhookRoutes, type SecretBox } from './delivery/index.js';
+import {
+  createDelivery,
+  type Delivery,
+  registerWebhookRoutes,
+  type SecretBox,
+  type WebhooksDeps,
+} from './delivery/index.js';
+import { type EvaluationStats, evaluateAlerts } from './engine.js';
 import { registerTrackingRoutes } from './tracking.routes.js';
 import { trackingSchemas } from './tracking.schemas.js';
 import { TrackingService } from './tracking.service.js';
@@ -39,11 +46,46 @@ export interface TrackingDeps {
   webhookAllowPrivate: boolean;
   /** Encrypts webhook secrets at rest. */
   secrets: SecretBox;
+  /** smtp:// or smtps:// for alert e-mail; unset: the outbox table. */
+  smtpUrl?: string | undefined;
+  log: FastifyBaseLogger;
 }
 
-export function registerTracking(app: FastifyInstance, deps: TrackingDeps): void {
+/** The domain's services, built once by src/services.ts. */
+export interface Tracking {
+  tracking: TrackingService;
+  alerts: AlertsService;
+  webhooks: WebhooksDeps;
+  /** Sends firings beyond the in-app list (deliver-alerts job). */
+  delivery: Delivery;
+  /** The alert engine: evaluates every rule at `now`, firings handed to `delivery` (evaluate-alerts
+   * job, and after each collection). */
+  evaluateAlerts(now: Date): Promise<EvaluationStats>;
+}
+
+export function createTracking(deps: TrackingDeps): Tracking {
+  const { db, clock, entitlements, log } = deps;
+  const delivery = createDelivery({
+    db,
+    clock,
+    entitlements,
+    webhookAllowPrivate: deps.webhookAllowPrivate,
+    secrets: deps.secrets,
+    log,
+    ...(deps.smtpUrl ? { smtpUrl: deps.smtpUrl } : {}),
+  });
+  return {
+    tracking: new TrackingService(deps),
+    alerts: new AlertsService(deps),
+    webhooks: deps,
+    delivery,
+    evaluateAlerts: (now) => evaluateAlerts({ db, clock, sink: delivery, entitlements, log }, now),
+  };
+}
+
+export function registerTracking(app: FastifyInstance, t: Tracking): void {
   for (const schema of [...trackingSchemas, ...alertSchemas]) app.addSchema(schema);
-  registerTrackingRoutes(app, new TrackingService(deps));
-  registerAlertRoutes(app, new AlertsService(deps));
-  registerWebhookRoutes(app, deps);
+  registerTrackingRoutes(app, t.tracking);
+  registerAlertRoutes(app, t.alerts);
+  registerWebhookRoutes(app, t.webhooks);
 }

@@ -1,12 +1,15 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { type Accounts, createAccounts } from '../../src/accounts/index.js';
+import type { Accounts } from '../../src/accounts/index.js';
 import { buildApp } from '../../src/app.js';
 import { type Clock, systemClock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Engine } from '../../src/db/index.js';
+import { backgroundWork } from '../../src/jobs/index.js';
 import { type Kv, memoryKv } from '../../src/kv/index.js';
+import { createLogger } from '../../src/main.js';
 import type { PlatformSource } from '../../src/platform/index.js';
+import { createServices, type ServiceDeps, type Services } from '../../src/services.js';
 import { migratedDb, type TestDb } from './db.js';
 
 export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789';
@@ -28,8 +31,10 @@ export class LogCapture extends Writable {
 
 export interface TestApp {
   app: FastifyInstance;
-  /** The accounts services on the same database and store (to create users with any plan). */
+  /** The accounts services the app uses (to create users with any plan). */
   accounts: Accounts;
+  /** Every service the app was built over (createServices, as main.ts builds them). */
+  services: Services;
   testDb: TestDb;
   config: Config;
   logs: LogCapture;
@@ -49,6 +54,10 @@ export interface TestAppOptions {
   testDb?: TestDb;
   /** Register extra routes before the app is ready. */
   configure?: (app: FastifyInstance) => void | Promise<void>;
+  /** Ingest overrides: the queue, the starting mode, the writer's interval. */
+  ingest?: ServiceDeps['ingest'];
+  /** Dev Lens threads and caps, narrative writer. */
+  devLens?: ServiceDeps['devLens'];
 }
 
 /** The real app on a fresh, migrated database (PGlite in memory unless `engine` says otherwise). */
@@ -68,26 +77,31 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const logs = new LogCapture();
   const kv = options.kv ?? memoryKv();
-  const app = await buildApp({
+  const services = createServices({
     config,
     db: testDb.db,
-    clock: options.clock ?? systemClock,
     kv,
-    jwtSecret: TEST_JWT_SECRET,
-    logStream: logs,
+    clock: options.clock ?? systemClock,
     ...(options.platform ? { platform: options.platform } : {}),
+    log: createLogger(config, logs),
+    jwtSecret: TEST_JWT_SECRET,
+    ...(options.ingest ? { ingest: options.ingest } : {}),
+    ...(options.devLens ? { devLens: options.devLens } : {}),
+  });
+  const app = await buildApp(services, { logStream: logs });
+  // As `svc serve` runs them (the ingest writer); closing the app stops them and the services.
+  const { workers } = backgroundWork(services, 'serve');
+  app.addHook('onClose', async () => {
+    for (const worker of workers) await worker.stop();
+    await services.close();
   });
   await options.configure?.(app);
   await app.ready();
-  const accounts = createAccounts({
-    db: testDb.db,
-    kv,
-    clock: options.clock ?? systemClock,
-    jwtSecret: TEST_JWT_SECRET,
-  });
+  for (const worker of workers) worker.start();
   return {
     app,
-    accounts,
+    accounts: services.accounts,
+    services,
     testDb,
     config,
     logs,

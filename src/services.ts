@@ -1,0 +1,122 @@
+/**
+ * createServices(deps): every domain service, built exactly once, in one typed object. The HTTP
+ * app (app.ts: buildApp(services) registers routes only) and the background roles (main.ts: the
+ * jobs and workers of jobs/catalog.ts) all take this object, so a request and a job reach the same
+ * instances. It opens nothing (the database, store and platform are handed in) and starts nothing
+ * (main.ts starts the workers and the scheduler); close() stops what it built (Dev Lens threads).
+ * A new domain adds its `createX(deps)` here, its `registerX(app, services.x)` in app.ts and its
+ * background work in jobs/catalog.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { type Accounts, createAccounts } from './accounts/index.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import { createDevLens, type DevLens, type DevLensLimits, type NarrativeProvider } from './devlens/index.js';
+import { createGames, type Games } from './games/index.js';
+import { CsrfTokens } from './http/index.js';
+import { createIngest, type IngestMode, type IngestQueue, type IngestRuntime } from './ingest/index.js';
+import type { Kv } from './kv/index.js';
+import { type CollectorDeps, collectorDeps, type MarketRouteDeps } from './market/index.js';
+import type { PlatformSource } from './platform/index.js';
+import { createTracking, SecretBox, type Tracking } from './tracking/index.js';
+
+export interface ServiceDeps {
+  config: Config;
+  db: Db;
+  kv: Kv;
+  clock: Clock;
+  /** The market data source: the collector reads it, tracking fetches games the catalogue lacks.
+   * Absent (tests): no collector, and an uncollected game is unknown (404). */
+  platform?: PlatformSource;
+  /** Where services and background work log (the app logs requests through its own logger, with
+   * the same options). */
+  log: FastifyBaseLogger;
+  /** Signs access tokens and CSRF tokens (main.ts: JWT_SECRET or the one generated into DATA_DIR). */
+  jwtSecret: string;
+  /** Encrypts webhook secrets at rest (main.ts: SECRETS_KEY or DATA_DIR's key). Absent (tests):
+   * SECRETS_KEY when set, else a key made up for these services alone. */
+  secrets?: SecretBox;
+  /** Dev Lens threads and caps (defaultLimits() unless given), and its narrative writer. */
+  devLens?: { limits?: DevLensLimits; narrative?: NarrativeProvider };
+  /** Ingest overrides (tests): the queue, the starting mode, the writer's interval. */
+  ingest?: { queue?: IngestQueue; mode?: IngestMode; writerIntervalMs?: number };
+}
+
+export interface Services {
+  config: Config;
+  db: Db;
+  kv: Kv;
+  clock: Clock;
+  platform: PlatformSource | undefined;
+  log: FastifyBaseLogger;
+  secrets: SecretBox;
+  csrf: CsrfTokens;
+  accounts: Accounts;
+  market: {
+    /** What the market routes read (stored views). */
+    routes: MarketRouteDeps;
+    /** The collector (collect-market job), views refreshed and alerts evaluated after each run;
+     * absent without a platform. */
+    collector: CollectorDeps | undefined;
+  };
+  games: Games;
+  tracking: Tracking;
+  devLens: DevLens;
+  ingest: IngestRuntime;
+  /** Stops what the services hold beyond the handed-in connections (Dev Lens threads). The caller
+   * closes the database, store and platform it opened. */
+  close(): Promise<void>;
+}
+
+export function createServices(deps: ServiceDeps): Services {
+  const { config, db, kv, clock, platform, log } = deps;
+  const entitlements = config.entitlements;
+  const domain = { db, clock, entitlements };
+  const secrets =
+    deps.secrets ??
+    new SecretBox({ current: config.secretsKey ?? randomBytes(32), previous: config.secretsKeyPrevious });
+  const accounts = createAccounts({ db, kv, clock, jwtSecret: deps.jwtSecret });
+  const tracking = createTracking({
+    ...domain,
+    ...(platform ? { platform } : {}),
+    webhookAllowPrivate: config.webhookAllowPrivate,
+    secrets,
+    smtpUrl: config.smtpUrl,
+    log,
+  });
+  const devLens = createDevLens({ ...domain, ...deps.devLens });
+  const ingest = createIngest({
+    ...domain,
+    kv,
+    authenticator: accounts.authenticator,
+    natsUrl: config.natsUrl,
+    natsStream: config.natsIngestStream,
+    log,
+    ...deps.ingest,
+  });
+  return {
+    config,
+    db,
+    kv,
+    clock,
+    platform,
+    log,
+    secrets,
+    csrf: new CsrfTokens(deps.jwtSecret),
+    accounts,
+    market: {
+      routes: domain,
+      // Alerts are evaluated on the data each collection brings, as soon as its views are stored.
+      collector: platform
+        ? collectorDeps(db, platform, log, (now) => tracking.evaluateAlerts(now).then(() => {}))
+        : undefined,
+    },
+    games: createGames(domain),
+    tracking,
+    devLens,
+    ingest,
+    close: () => devLens.close(),
+  };
+}
