@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
 import { clearSessionCookies, REFRESH_COOKIE, setSessionCookies } from '../http/cookies.js';
 import type { CsrfTokens } from '../http/csrf.js';
+import { type App, requireUser } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
-import type { UserPrincipal } from '../identity.js';
 import { parsePlan } from '../plans.js';
 import {
   AdminUserPatch,
@@ -60,7 +60,7 @@ function answerWithSession(
   };
 }
 
-export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteDeps): void {
+export function registerAccountRoutes(app: App, deps: AccountsRouteDeps): void {
   const { accounts, csrf, secureCookies } = deps;
   const tags = ['auth'];
 
@@ -75,10 +75,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
         response: { 200: Type.Ref('User'), ...errorResponses(409, 422) },
       },
     },
-    async (request) => {
-      const body = request.body as { email: string; password: string };
-      return accounts.register(body.email, body.password);
-    },
+    async (request) => accounts.register(request.body.email, request.body.password),
   );
 
   app.post(
@@ -100,8 +97,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
       },
     },
     async (request, reply) => {
-      const body = request.body as { email: string; password: string };
-      const session = await accounts.login(body.email, body.password, request.ip);
+      const session = await accounts.login(request.body.email, request.body.password, request.ip);
       return answerWithSession(request, reply, session, secureCookies, csrf);
     },
   );
@@ -126,7 +122,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
       },
     },
     async (request, reply) => {
-      const fromBody = (request.body as { refresh_token?: string } | undefined)?.refresh_token;
+      const fromBody = request.body.refresh_token;
       const token = fromBody ?? request.cookies[REFRESH_COOKIE];
       if (!token) throw errors.notAuthenticated('Send the svc_refresh cookie or refresh_token in the body.');
       if (fromBody === undefined) {
@@ -151,7 +147,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
       },
     },
     async (request, reply) => {
-      await accounts.logout((request.principal as UserPrincipal).userId);
+      await accounts.logout(requireUser(request.principal).userId);
       clearSessionCookies(reply, secureCookies);
       return { status: 'logged_out' as const };
     },
@@ -170,7 +166,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
         response: { 200: Type.Ref('User') },
       },
     },
-    async (request) => accounts.me((request.principal as UserPrincipal).userId),
+    async (request) => accounts.me(requireUser(request.principal).userId),
   );
 
   app.patch(
@@ -190,11 +186,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountsRouteD
       },
     },
     async (request) => {
-      const { id } = request.params as { id: number };
-      const body = request.body as {
-        plan?: string;
-        subscription_status?: Parameters<AccountsService['updatePlan']>[1]['status'];
-      };
+      const { id } = request.params;
+      const { body } = request;
       const plan = body.plan === undefined ? undefined : parsePlan(body.plan);
       if (body.plan !== undefined && !plan) {
         throw errors.validation(

@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { type App, requireUser } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
-import type { UserPrincipal } from '../identity.js';
 import { ApiKey, CreatedKey, CreateKeyBody, KeyIdParams, StatusLiteral } from './accounts.schemas.js';
-import type { ApiKeyScope, ApiKeysService } from './api-keys.service.js';
+import type { ApiKeysService } from './api-keys.service.js';
 
-export function registerApiKeyRoutes(app: FastifyInstance, keys: ApiKeysService): void {
+export function registerApiKeyRoutes(app: App, keys: ApiKeysService): void {
   const tags = ['api keys'];
   const access = { auth: 'user' as const };
 
@@ -23,9 +22,8 @@ export function registerApiKeyRoutes(app: FastifyInstance, keys: ApiKeysService)
       },
     },
     async (request) => {
-      const p = request.principal as UserPrincipal;
-      const body = request.body as { name: string; scopes: ApiKeyScope[] };
-      return keys.create({ userId: p.userId, teamId: p.teamId }, body.name, body.scopes);
+      const { userId, teamId } = requireUser(request.principal);
+      return keys.create({ userId, teamId }, request.body.name, request.body.scopes);
     },
   );
 
@@ -39,7 +37,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, keys: ApiKeysService)
         response: { 200: Type.Array(Type.Ref('ApiKey')) },
       },
     },
-    async (request) => keys.list((request.principal as UserPrincipal).userId),
+    async (request) => keys.list(requireUser(request.principal).userId),
   );
 
   app.delete(
@@ -54,7 +52,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, keys: ApiKeysService)
       },
     },
     async (request) => {
-      await keys.revoke((request.principal as UserPrincipal).userId, (request.params as { id: number }).id);
+      await keys.revoke(requireUser(request.principal).userId, request.params.id);
       return { status: 'revoked' as const };
     },
   );

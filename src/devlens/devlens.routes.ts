@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
+import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import type { Principal } from '../identity.js';
 import { KNOWN_LAYOUTS } from './analysis.js';
@@ -41,11 +41,7 @@ function caller(p: Principal): Caller {
   return { userId: p.userId, teamId: p.teamId };
 }
 
-export function registerDevLensRoutes(
-  app: FastifyInstance,
-  devLens: DevLensService,
-  limits: DevLensLimits,
-): void {
+export function registerDevLensRoutes(app: App, devLens: DevLensService, limits: DevLensLimits): void {
   // Multipart only here: other routes keep refusing it with 415, and this one accepts nothing else.
   // The stream parser does not read the body, so the app's 1 MiB bodyLimit does not apply: busboy's
   // limits cap each part instead, and the file's cap is checked while it streams.
@@ -68,7 +64,7 @@ export function registerDevLensRoutes(
   registerReportRoutes(app, devLens);
 }
 
-function registerAnalyzeRoute(app: FastifyInstance, devLens: DevLensService, limits: DevLensLimits): void {
+function registerAnalyzeRoute(app: App, devLens: DevLensService, limits: DevLensLimits): void {
   app.post(
     '/api/dev-lens/analyze',
     {
@@ -88,7 +84,7 @@ function registerAnalyzeRoute(app: FastifyInstance, devLens: DevLensService, lim
           'Send the CSV as multipart/form-data with the file in field "file".',
         );
       }
-      const save = (request.query as { save: boolean }).save;
+      const { save } = request.query;
       const who = caller(request.principal);
       // Before the body is read: a request over a cap costs the server nothing but this answer.
       const slot = devLens.admit(who);
@@ -109,7 +105,7 @@ function registerAnalyzeRoute(app: FastifyInstance, devLens: DevLensService, lim
   );
 }
 
-function registerReportRoutes(app: FastifyInstance, devLens: DevLensService): void {
+function registerReportRoutes(app: App, devLens: DevLensService): void {
   app.get(
     '/api/dev-lens/reports',
     {
@@ -124,6 +120,6 @@ function registerReportRoutes(app: FastifyInstance, devLens: DevLensService): vo
         response: { 200: ReportList, ...errorResponses(401, 403, 422) },
       },
     },
-    async (request) => devLens.reports(caller(request.principal), (request.query as { limit: number }).limit),
+    async (request) => devLens.reports(caller(request.principal), request.query.limit),
   );
 }

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
-import { BenchmarkBody, type BenchmarkBodyT, BenchmarkResult } from './benchmark.schemas.js';
+import { BenchmarkBody, BenchmarkResult } from './benchmark.schemas.js';
 import type { BenchmarkService } from './benchmark.service.js';
 
 const DESCRIPTION = [
@@ -12,7 +12,7 @@ const DESCRIPTION = [
   'Signed-in users only (cookie with X-CSRF-Token, or bearer); API keys get 403 api_key_read_only.',
 ].join('\n\n');
 
-export function registerBenchmarkRoutes(app: FastifyInstance, benchmark: BenchmarkService): void {
+export function registerBenchmarkRoutes(app: App, benchmark: BenchmarkService): void {
   app.post(
     '/api/benchmark',
     {
@@ -25,7 +25,7 @@ export function registerBenchmarkRoutes(app: FastifyInstance, benchmark: Benchma
         response: { 200: Type.Ref('BenchmarkResult'), ...errorResponses(404, 422) },
       },
     },
-    async (request) => benchmark.benchmark((request.body as BenchmarkBodyT).place_id),
+    async (request) => benchmark.benchmark(request.body.place_id),
   );
 }
 

@@ -1,34 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import { effectivePlan } from '../identity.js';
 import { MIN_HISTORY_DAYS } from './forecast/index.js';
+import { ForecastResponse } from './forecast.schemas.js';
 import { FIT_DAYS, type ForecastService, HORIZON_DAYS, LEVEL } from './forecast.service.js';
 import { PlaceParams } from './games.schemas.js';
-
-const Bound = (what: string) =>
-  Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
-    description: `${what} of the ${LEVEL * 100}% prediction interval; null on the Builder plan. Never below 0.`,
-  });
-
-export const ForecastResponse = Type.Object({
-  place_id: Type.Integer(),
-  universe_id: Type.Integer(),
-  forecast: Type.Array(
-    Type.Object({
-      date: Type.String({ format: 'date', description: 'UTC day, tomorrow first.' }),
-      predicted_ccu: Type.Number({ minimum: 0, description: 'Forecast daily mean CCU.' }),
-      lower_bound: Bound('Lower bound'),
-      upper_bound: Bound('Upper bound'),
-    }),
-  ),
-  model_version: Type.String({ description: 'Model and engine version, e.g. `ets-auto-log@1`.' }),
-  generated_at: Type.String({ format: 'date-time' }),
-  level: Type.Union([Type.Number(), Type.Null()], {
-    description: 'Coverage of the interval (0.8), or null when bounds are withheld.',
-  }),
-  history_days: Type.Integer({ description: 'Complete days of history the model was fitted on.' }),
-});
 
 const DESCRIPTION = [
   `Daily mean CCU forecast of a collected game, from its daily means (at most the last ${FIT_DAYS} complete UTC days). ` +
@@ -40,7 +16,7 @@ const DESCRIPTION = [
   `404 not_found for a game the service does not collect; 422 insufficient_history under ${MIN_HISTORY_DAYS} days of history.`,
 ].join('\n\n');
 
-export function registerForecastRoutes(app: FastifyInstance, forecasts: ForecastService): void {
+export function registerForecastRoutes(app: App, forecasts: ForecastService): void {
   app.get(
     '/api/forecast/:place_id',
     {
@@ -53,7 +29,6 @@ export function registerForecastRoutes(app: FastifyInstance, forecasts: Forecast
         response: { 200: ForecastResponse, ...errorResponses(404, 422) },
       },
     },
-    async (request) =>
-      forecasts.forGame((request.params as { place_id: number }).place_id, effectivePlan(request.principal)),
+    async (request) => forecasts.forGame(request.params.place_id, effectivePlan(request.principal)),
   );
 }

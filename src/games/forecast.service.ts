@@ -17,6 +17,7 @@ import {
   probabilityAbove,
 } from './forecast/index.js';
 import * as repo from './forecast.repo.js';
+import type { ForecastResponseT } from './forecast.schemas.js';
 
 const DAY_MS = 86_400_000;
 /** Forecasts are fitted on at most this many days: older behaviour says little about next month. */
@@ -34,16 +35,6 @@ export interface ForecastDeps {
   db: Db;
   clock: Clock;
   entitlements: Entitlements;
-}
-
-export interface ForecastResponse {
-  place_id: number;
-  universe_id: number;
-  forecast: { date: string; predicted_ccu: number; lower_bound: number | null; upper_bound: number | null }[];
-  model_version: string;
-  generated_at: string;
-  level: number | null;
-  history_days: number;
 }
 
 /**
@@ -83,7 +74,7 @@ export class ForecastService {
   constructor(private readonly deps: ForecastDeps) {}
 
   /** The forecast of a collected game as the caller's plan may see it (Builder: 7 points, no bounds). */
-  async forGame(placeId: number, plan: PlanName): Promise<ForecastResponse> {
+  async forGame(placeId: number, plan: PlanName): Promise<ForecastResponseT> {
     const shape = this.deps.entitlements.plans[plan].forecast;
     if (!shape) throw errors.planUpgradeRequired('Builder', 'Forecasts');
     const game = await repo.findGameByPlace(this.deps.db, placeId);

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import { effectivePlan } from '../identity.js';
 import { CLONE_THRESHOLD, MAX_CLONES, MIN_DESCRIPTION_WORDS } from './clones.js';
-import { PlaceParams, SearchQuery, type SearchQueryT, SearchResponse } from './games.schemas.js';
+import { PlaceParams, SearchQuery, SearchResponse } from './games.schemas.js';
 import { FUZZY_THRESHOLD, type GamesService } from './games.service.js';
 
 const SEARCH_DESCRIPTION = [
@@ -34,7 +34,7 @@ const DETAIL_DESCRIPTION = [
     `${MIN_DESCRIPTION_WORDS} words remain on both sides: short ones are mostly templates that many unrelated games share.`,
 ].join('\n\n');
 
-export function registerGameRoutes(app: FastifyInstance, games: GamesService): void {
+export function registerGameRoutes(app: App, games: GamesService): void {
   const tags = ['games'];
   const access = { auth: 'read' as const };
 
@@ -50,7 +50,7 @@ export function registerGameRoutes(app: FastifyInstance, games: GamesService): v
         response: { 200: SearchResponse, ...errorResponses(422) },
       },
     },
-    async (request) => games.search(request.query as SearchQueryT),
+    async (request) => games.search(request.query),
   );
 
   app.get(
@@ -65,7 +65,6 @@ export function registerGameRoutes(app: FastifyInstance, games: GamesService): v
         response: { 200: Type.Ref('GameDetail'), ...errorResponses(404, 422) },
       },
     },
-    async (request) =>
-      games.detail((request.params as { place_id: number }).place_id, effectivePlan(request.principal)),
+    async (request) => games.detail(request.params.place_id, effectivePlan(request.principal)),
   );
 }

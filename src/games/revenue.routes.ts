@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import { CALIBRATION, CREATOR_SHARE, DEVEX_USD_PER_ROBUX, MIN_GENRE_GAMES } from './revenue.model.js';
-import { RevenueBody, type RevenueBodyT, RevenueEstimate } from './revenue.schemas.js';
+import { RevenueBody, RevenueEstimate } from './revenue.schemas.js';
 import type { RevenueService } from './revenue.service.js';
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -27,7 +27,7 @@ const DESCRIPTION = [
     'field. Signed-in users only (cookie with X-CSRF-Token, or bearer); API keys get 403 api_key_read_only.',
 ].join('\n\n');
 
-export function registerRevenueRoutes(app: FastifyInstance, revenue: RevenueService): void {
+export function registerRevenueRoutes(app: App, revenue: RevenueService): void {
   app.post(
     '/api/revenue-simulator',
     {
@@ -40,7 +40,7 @@ export function registerRevenueRoutes(app: FastifyInstance, revenue: RevenueServ
         response: { 200: Type.Ref('RevenueEstimate'), ...errorResponses(422) },
       },
     },
-    async (request) => revenue.simulate(request.body as RevenueBodyT),
+    async (request) => revenue.simulate(request.body),
   );
 }
 

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../db/index.js';
 import { loadMigrations, type Migration, migrationStatus } from '../db/index.js';
 import { errors } from '../errors.js';
+import type { App } from './app-instance.js';
 import { errorResponses } from './schemas.js';
 
 const Healthy = Type.Object({ status: Type.Literal('ok') });
@@ -12,7 +12,7 @@ const Ready = Type.Object({
   migrations: Type.Integer({ description: 'Number of migrations applied' }),
 });
 
-export function registerHealthRoutes(app: FastifyInstance, deps: { db: Db; migrations?: Migration[] }): void {
+export function registerHealthRoutes(app: App, deps: { db: Db; migrations?: Migration[] }): void {
   const migrations = deps.migrations ?? loadMigrations();
 
   app.get(

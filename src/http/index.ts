@@ -3,6 +3,8 @@
  * request ids, logging setup, health and readiness. Domains register their own routes in app.ts;
  * nothing here knows about markets, games or accounts.
  */
+
+export { type App, requireUser } from './app-instance.js';
 export { type AccessRule, registerAuth } from './auth.js';
 export { clientErrorHandler } from './client-errors.js';
 export * from './cookies.js';

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +24,7 @@ beforeAll(async () => {
     configure(app) {
       // Two stand-in route groups, so the prefix filter has something to keep and to drop.
       app.addSchema(Type.Object({ id: Type.Integer() }, { $id: 'Widget' }));
-      app.get(
+      app.withTypeProvider<TypeBoxTypeProvider>().get(
         '/api/widgets/:id',
         {
           schema: {
@@ -32,7 +33,7 @@ beforeAll(async () => {
             response: { 200: Type.Ref('Widget'), 404: ErrorRef },
           },
         },
-        async (request) => ({ id: (request.params as { id: number }).id }),
+        async (request) => ({ id: request.params.id }),
       );
       app.get(
         '/api/widgetsmith',

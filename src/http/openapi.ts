@@ -4,8 +4,9 @@
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { RouteOptions } from 'fastify';
 import { Type } from 'typebox';
+import type { App } from './app-instance.js';
 import { FINITE_NOTE, NUL_NOTE } from './input-guards.js';
 import { ErrorRef, errorResponses } from './schemas.js';
 
@@ -79,7 +80,7 @@ export function unrequireDefaultedParameters<T extends { paths?: Record<string, 
   return doc;
 }
 
-export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): Promise<void> {
+export async function registerOpenApi(app: App, info: OpenApiInfo): Promise<void> {
   // Registered before every route but after the auth guard's hook (app.ts), like the guard's own
   // 401/403/429 entries.
   app.addHook('onRoute', addFrameworkResponses);
@@ -175,7 +176,7 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
     },
     async (request) => {
       const doc = app.swagger() as unknown as OpenApiDoc;
-      const { prefix } = request.query as { prefix?: string };
+      const { prefix } = request.query;
       return prefix ? filterByPrefix(doc, prefix) : doc;
     },
   );

@@ -5,9 +5,9 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../errors.js';
-import { errorResponses } from '../http/index.js';
+import { type App, errorResponses } from '../http/index.js';
 import type { RateDecision } from '../kv/index.js';
 import { IngestBody, MAX_BATCH, RecentQuery } from './ingest.schemas.js';
 import type { IngestService } from './ingest.service.js';
@@ -79,11 +79,7 @@ export interface IngestRouteOptions {
   ingestPerSecond: number;
 }
 
-export function registerIngestRoutes(
-  app: FastifyInstance,
-  service: IngestService,
-  opts: IngestRouteOptions,
-): void {
+export function registerIngestRoutes(app: App, service: IngestService, opts: IngestRouteOptions): void {
   registerIngestRoute(app, service, opts);
   registerRecentRoute(app, service);
 }
@@ -113,7 +109,7 @@ async function handleIngest(
   return reply.code(outcome.mode === 'async' ? 202 : 200).send(outcome.counts);
 }
 
-function registerIngestRoute(app: FastifyInstance, service: IngestService, opts: IngestRouteOptions): void {
+function registerIngestRoute(app: App, service: IngestService, opts: IngestRouteOptions): void {
   app.post(
     '/api/sdk/events',
     {
@@ -138,7 +134,7 @@ function registerIngestRoute(app: FastifyInstance, service: IngestService, opts:
   );
 }
 
-function registerRecentRoute(app: FastifyInstance, service: IngestService): void {
+function registerRecentRoute(app: App, service: IngestService): void {
   app.get(
     '/api/sdk/events/recent',
     {
@@ -155,8 +151,7 @@ function registerRecentRoute(app: FastifyInstance, service: IngestService): void
     async (request) => {
       const p = request.principal;
       if (p.kind !== 'user') throw errors.notAuthenticated();
-      const { limit } = request.query as { limit: number };
-      return { events: (await service.recent(p.teamId, limit)).map(toRecentEvent) };
+      return { events: (await service.recent(p.teamId, request.query.limit)).map(toRecentEvent) };
     },
   );
 }

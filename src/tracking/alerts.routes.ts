@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import {
   ALERT_TYPES_DESCRIPTION,
@@ -12,7 +12,7 @@ import {
   ViewedAll,
   ViewedBody,
 } from './alerts.schemas.js';
-import type { AlertsService, CreateAlertInput } from './alerts.service.js';
+import type { AlertsService } from './alerts.service.js';
 import { caller } from './tracking.routes.js';
 
 const CREATE_DESCRIPTION = [
@@ -27,19 +27,16 @@ const CREATE_DESCRIPTION = [
     'but are not evaluated.',
 ].join('\n\n');
 
-type AlertParamsT = { alert_id: number };
-
 const tags = ['tracking'];
 const config = { access: { auth: 'user' as const } };
-const id = (params: unknown) => (params as AlertParamsT).alert_id;
 
-export function registerAlertRoutes(app: FastifyInstance, alerts: AlertsService): void {
+export function registerAlertRoutes(app: App, alerts: AlertsService): void {
   registerRuleRoutes(app, alerts);
   registerRuleChangeRoutes(app, alerts);
 }
 
 /** Creating and listing the caller's rules. */
-function registerRuleRoutes(app: FastifyInstance, alerts: AlertsService): void {
+function registerRuleRoutes(app: App, alerts: AlertsService): void {
   app.post(
     '/api/alerts',
     {
@@ -53,7 +50,7 @@ function registerRuleRoutes(app: FastifyInstance, alerts: AlertsService): void {
       },
     },
     async (request, reply) => {
-      const created = await alerts.create(caller(request.principal), request.body as CreateAlertInput);
+      const created = await alerts.create(caller(request.principal), request.body);
       return reply.code(201).send(created);
     },
   );
@@ -74,7 +71,7 @@ function registerRuleRoutes(app: FastifyInstance, alerts: AlertsService): void {
 }
 
 /** One rule (viewed flag, deletion, firings), or all of the caller's marked viewed. */
-function registerRuleChangeRoutes(app: FastifyInstance, alerts: AlertsService): void {
+function registerRuleChangeRoutes(app: App, alerts: AlertsService): void {
   app.post(
     '/api/alerts/viewed',
     {
@@ -103,11 +100,7 @@ function registerRuleChangeRoutes(app: FastifyInstance, alerts: AlertsService): 
       },
     },
     async (request) =>
-      alerts.setViewed(
-        caller(request.principal),
-        id(request.params),
-        (request.body as { viewed: boolean }).viewed,
-      ),
+      alerts.setViewed(caller(request.principal), request.params.alert_id, request.body.viewed),
   );
 
   app.delete(
@@ -122,7 +115,7 @@ function registerRuleChangeRoutes(app: FastifyInstance, alerts: AlertsService): 
         response: { 200: Deleted, ...errorResponses(404, 422) },
       },
     },
-    async (request) => alerts.remove(caller(request.principal), id(request.params)),
+    async (request) => alerts.remove(caller(request.principal), request.params.alert_id),
   );
 
   app.get(
@@ -138,11 +131,6 @@ function registerRuleChangeRoutes(app: FastifyInstance, alerts: AlertsService): 
         response: { 200: AlertEvents, ...errorResponses(404, 422) },
       },
     },
-    async (request) =>
-      alerts.events(
-        caller(request.principal),
-        id(request.params),
-        (request.query as { limit: number }).limit,
-      ),
+    async (request) => alerts.events(caller(request.principal), request.params.alert_id, request.query.limit),
   );
 }

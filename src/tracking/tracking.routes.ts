@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../errors.js';
+import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import type { Principal } from '../identity.js';
 import { UniverseParams } from './tracking.schemas.js';
@@ -18,14 +18,13 @@ const UNTRACK_DESCRIPTION =
   'Removes a game from the caller’s tracked list. Idempotent: untracking a game that is not tracked ' +
   '(or not known at all) answers the same 200, so a retried request never fails. Alerts on the game are kept.';
 
-type Params = { universe_id: number };
 /** The signed-in user behind a request; `auth: 'user'` routes only ever see users. */
 export function caller(p: Principal): Caller {
   if (p.kind !== 'user') throw errors.notAuthenticated();
   return { userId: p.userId, teamId: p.teamId, plan: p.plan };
 }
 
-export function registerTrackingRoutes(app: FastifyInstance, tracking: TrackingService): void {
+export function registerTrackingRoutes(app: App, tracking: TrackingService): void {
   const tags = ['tracking'];
   const config = { access: { auth: 'user' as const } };
 
@@ -41,7 +40,7 @@ export function registerTrackingRoutes(app: FastifyInstance, tracking: TrackingS
         response: { 200: Type.Ref('TrackResult'), ...errorResponses(404, 409, 422, 503) },
       },
     },
-    async (request) => tracking.track(caller(request.principal), (request.params as Params).universe_id),
+    async (request) => tracking.track(caller(request.principal), request.params.universe_id),
   );
 
   app.delete(
@@ -56,6 +55,6 @@ export function registerTrackingRoutes(app: FastifyInstance, tracking: TrackingS
         response: { 200: Type.Ref('UntrackResult'), ...errorResponses(422) },
       },
     },
-    async (request) => tracking.untrack(caller(request.principal), (request.params as Params).universe_id),
+    async (request) => tracking.untrack(caller(request.principal), request.params.universe_id),
   );
 }

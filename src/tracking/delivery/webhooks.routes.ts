@@ -1,10 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { type App, requireUser } from '../../http/index.js';
 import { errorResponses } from '../../http/schemas.js';
-import type { UserPrincipal } from '../../identity.js';
 import {
   CreateWebhookBody,
-  type CreateWebhookBodyT,
   DeletedStatus,
   DeliveriesQuery,
   WebhookIdParams,
@@ -22,7 +20,7 @@ const PAYLOAD_NOTE =
   'Each firing is POSTed as JSON `{event: "alert.fired", alert_id, firing_id, type, universe_id, message, fired_at, details}` with `X-Svc-Timestamp` (unix seconds) and `X-Svc-Signature: sha256=<hex HMAC-SHA256(secret, timestamp + "." + raw body)>`; 10 s timeout; a 2xx delivers, 408/429/5xx/timeouts retry (1 min doubling to 1 h, for 24 h after the firing), other 4xx fail at once.';
 
 /** The webhook endpoints; the caller's principal decides whose webhooks they see. */
-export function registerWebhookRoutes(app: FastifyInstance, deps: WebhooksDeps): void {
+export function registerWebhookRoutes(app: App, deps: WebhooksDeps): void {
   for (const schema of webhookSchemas) app.addSchema(schema);
   const tags = ['webhooks'];
   const access = { auth: 'user' as const };
@@ -40,8 +38,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhooksDeps):
       },
     },
     async (request, reply) => {
-      const p = request.principal as UserPrincipal;
-      const created = await createWebhook(deps, p, request.body as CreateWebhookBodyT);
+      const created = await createWebhook(deps, requireUser(request.principal), request.body);
       return reply.code(201).send(created);
     },
   );
@@ -56,7 +53,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhooksDeps):
         response: { 200: Type.Array(Type.Ref('Webhook')) },
       },
     },
-    async (request) => listWebhooks(deps, (request.principal as UserPrincipal).userId),
+    async (request) => listWebhooks(deps, requireUser(request.principal).userId),
   );
 
   app.delete(
@@ -71,8 +68,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhooksDeps):
       },
     },
     async (request) => {
-      const { id } = request.params as { id: number };
-      await deleteWebhook(deps, (request.principal as UserPrincipal).userId, id);
+      await deleteWebhook(deps, requireUser(request.principal).userId, request.params.id);
       return { status: 'deleted' as const };
     },
   );
@@ -90,9 +86,8 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhooksDeps):
       },
     },
     async (request) => {
-      const { id } = request.params as { id: number };
-      const { limit } = request.query as { limit: number };
-      return listDeliveries(deps, (request.principal as UserPrincipal).userId, id, limit);
+      const { userId } = requireUser(request.principal);
+      return listDeliveries(deps, userId, request.params.id, request.query.limit);
     },
   );
 }
