@@ -1,111 +1,54 @@
 /**
- * Market endpoints: thin handlers over the stored views (views.service.ts computes them once per
- * collection). A process keeps the latest copy of each view in memory and asks the database at
- * most once a second whether a newer one was stored, so a request costs no query.
+ * Market endpoints: one thin handler per route over MarketService, which answers each one with a
+ * body already serialised from the stored views (sent as it is: no per-request serialisation).
  */
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import type { FastifyReply } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
-import { errors } from '../errors.js';
+import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import { effectivePlan } from '../identity.js';
 import type { Entitlements } from '../plans.js';
-import { GENRE_KEYS } from '../platform/index.js';
 import { BREAKOUT_METHOD } from './breakout.js';
-import { freeShape, GENRE_METHOD } from './genres.js';
-import * as repo from './market.repo.js';
+import { GENRE_METHOD } from './genres.js';
 import {
   BreakoutResponse,
+  GenreOpportunities,
   marketSchemas,
   OverviewResponse,
   TimingResponse,
   TrendingQuery,
   TrendingResponse,
 } from './market.schemas.js';
-import type { BreakoutView, GenresView, OverviewView, TimingView, TrendingView } from './views.service.js';
+import { MarketService, type SerialisedBody } from './market.service.js';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+const tags = ['market'];
+
+const send = (reply: FastifyReply, json: SerialisedBody) => reply.type(JSON_TYPE).send(json);
+
+export function registerMarketRoutes(app: App, market: MarketService): void {
+  for (const schema of marketSchemas) app.addSchema(schema);
+  registerTrending(app, market);
+  registerGenreOpportunities(app, market);
+  registerGenreTiming(app, market);
+  registerBreakoutRadar(app, market);
+  registerOverview(app, market);
+}
+
+/** What registerMarket built the service from, until the composition root passes a built one. */
 export interface MarketRouteDeps {
   db: Db;
   clock: Clock;
   entitlements: Entitlements;
 }
 
-const RECHECK_MS = 1000;
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-interface Cached<T> {
-  computedAt: Date;
-  body: T;
-  checkedAt: number;
-  /** Responses already serialised from this copy, by request shape (plan cap, filter, limit). */
-  rendered: Map<string, string>;
+/** @deprecated Build MarketService once (services.ts) and call registerMarketRoutes. */
+export function registerMarket(app: App, deps: MarketRouteDeps): void {
+  registerMarketRoutes(app, new MarketService(deps));
 }
 
-/** Distinct response shapes kept per view copy (a Studio caller may ask for any limit). */
-const MAX_RENDERED = 256;
-
-/** The latest stored copy of each view, re-read only when the database holds a newer one. */
-export class ViewCache {
-  private readonly entries = new Map<string, Cached<unknown>>();
-  private readonly pending = new Map<string, Promise<Cached<unknown> | undefined>>();
-
-  constructor(private readonly db: Db) {}
-
-  async get<T>(name: string): Promise<{ computedAt: Date; body: T }> {
-    const hit = this.entries.get(name);
-    const fresh = hit && performance.now() - hit.checkedAt < RECHECK_MS ? hit : await this.refresh(name, hit);
-    if (!fresh) throw errors.unavailable('Market data is still being collected; try again in a minute.', 30);
-    return fresh as Cached<T>;
-  }
-
-  /**
-   * The JSON of a response built from a view, serialised once per view copy and request shape:
-   * most requests then cost no serialisation at all. `build` must return exactly the route's
-   * response schema (the objects are ours, stored by views.service.ts).
-   */
-  async render<T>(
-    name: string,
-    shape: string,
-    build: (view: { computedAt: Date; body: T }) => unknown,
-  ): Promise<string> {
-    const view = (await this.get<T>(name)) as Cached<T>;
-    let json = view.rendered.get(shape);
-    if (json === undefined) {
-      json = JSON.stringify(build(view));
-      if (view.rendered.size >= MAX_RENDERED) view.rendered.clear();
-      view.rendered.set(shape, json);
-    }
-    return json;
-  }
-
-  private refresh(name: string, hit: Cached<unknown> | undefined): Promise<Cached<unknown> | undefined> {
-    let p = this.pending.get(name);
-    if (!p) {
-      p = (async () => {
-        const stamp = await repo.viewTime(this.db, name);
-        if (!stamp) return undefined;
-        if (hit && hit.computedAt.getTime() === stamp.getTime()) {
-          hit.checkedAt = performance.now();
-          return hit;
-        }
-        const view = await repo.loadView<unknown>(this.db, name);
-        if (!view) return undefined;
-        const entry = { ...view, checkedAt: performance.now(), rendered: new Map<string, string>() };
-        this.entries.set(name, entry);
-        return entry;
-      })().finally(() => this.pending.delete(name));
-      this.pending.set(name, p);
-    }
-    return p;
-  }
-}
-
-export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): void {
-  for (const schema of marketSchemas) app.addSchema(schema);
-  const cache = new ViewCache(deps.db);
-  const tags = ['market'];
-
+function registerTrending(app: App, market: MarketService): void {
   app.get(
     '/api/trending',
     {
@@ -119,38 +62,12 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         response: { 200: TrendingResponse, ...errorResponses(422, 503) },
       },
     },
-    async (request, reply) => {
-      const q = request.query as TrendingQuery;
-      if (q.genre !== undefined && !GENRE_KEYS.includes(q.genre)) {
-        const view = await cache.get<TrendingView>(`trending:${q.period}`);
-        if (!view.body.games.some((g) => g.genre === q.genre)) {
-          throw errors.validation(
-            'query.genre',
-            `Unknown genre "${q.genre}": use a genre key such as "simulation".`,
-          );
-        }
-      }
-      const cap = deps.entitlements.plans[effectivePlan(request.principal)].trendingMax;
-      const limit = cap === null ? q.limit : Math.min(q.limit, cap);
-      const json = await cache.render<TrendingView>(
-        `trending:${q.period}`,
-        `${q.genre ?? ''}|${limit}`,
-        (view) => {
-          const games =
-            q.genre === undefined ? view.body.games : view.body.games.filter((g) => g.genre === q.genre);
-          return {
-            games: games.slice(0, limit),
-            total: games.length,
-            period: q.period,
-            limit,
-            computed_at: view.computedAt.toISOString(),
-          };
-        },
-      );
-      return reply.type(JSON_TYPE).send(json);
-    },
+    async (request, reply) =>
+      send(reply, await market.trending(request.query, effectivePlan(request.principal))),
   );
+}
 
+function registerGenreOpportunities(app: App, market: MarketService): void {
   app.get(
     '/api/genre-opportunities',
     {
@@ -159,18 +76,14 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         tags,
         summary: 'Opportunity of every genre (recomputed every 6 hours)',
         description: `Anonymous and Explorer callers get the free shape: name, display_name, total_games, total_ccu and locked: true, every other field null.\n\n${GENRE_METHOD}`,
-        response: { 200: Type.Array(Type.Ref('GenreOpportunity')), ...errorResponses(503) },
+        response: { 200: GenreOpportunities, ...errorResponses(503) },
       },
     },
-    async (request, reply) => {
-      const full = deps.entitlements.plans[effectivePlan(request.principal)].genreOpportunities === 'full';
-      const json = await cache.render<GenresView>('genres', full ? 'full' : 'free', (view) =>
-        full ? view.body.genres : view.body.genres.map(freeShape),
-      );
-      return reply.type(JSON_TYPE).send(json);
-    },
+    async (request, reply) => send(reply, await market.genreOpportunities(effectivePlan(request.principal))),
   );
+}
 
+function registerGenreTiming(app: App, market: MarketService): void {
   app.get(
     '/api/genre-timing',
     {
@@ -183,15 +96,11 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         response: { 200: TimingResponse, ...errorResponses(503) },
       },
     },
-    async (_request, reply) => {
-      const json = await cache.render<TimingView>('timing', '', (view) => ({
-        ...view.body,
-        computed_at: view.computedAt.toISOString(),
-      }));
-      return reply.type(JSON_TYPE).send(json);
-    },
+    async (_request, reply) => send(reply, await market.timing()),
   );
+}
 
+function registerBreakoutRadar(app: App, market: MarketService): void {
   app.get(
     '/api/breakout-radar',
     {
@@ -203,15 +112,11 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         response: { 200: BreakoutResponse, ...errorResponses(503) },
       },
     },
-    async (_request, reply) => {
-      const json = await cache.render<BreakoutView>('breakout', '', (view) => ({
-        ...view.body,
-        computed_at: view.computedAt.toISOString(),
-      }));
-      return reply.type(JSON_TYPE).send(json);
-    },
+    async (_request, reply) => send(reply, await market.breakoutRadar()),
   );
+}
 
+function registerOverview(app: App, market: MarketService): void {
   app.get(
     '/api/market/overview',
     {
@@ -222,12 +127,6 @@ export function registerMarket(app: FastifyInstance, deps: MarketRouteDeps): voi
         response: { 200: OverviewResponse, ...errorResponses(503) },
       },
     },
-    async (_request, reply) => {
-      const json = await cache.render<OverviewView>('overview', '', (view) => ({
-        ...view.body,
-        computed_at: view.computedAt.toISOString(),
-      }));
-      return reply.type(JSON_TYPE).send(json);
-    },
+    async (_request, reply) => send(reply, await market.overview()),
   );
 }

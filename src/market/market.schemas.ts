@@ -114,6 +114,9 @@ export const GenreOpportunity = Type.Object(
   { $id: 'GenreOpportunity', title: 'GenreOpportunity' },
 );
 
+/** GET /api/genre-opportunities: every genre, full or in the free shape. */
+export const GenreOpportunities = Type.Array(Type.Ref('GenreOpportunity'));
+
 export const BreakoutGame = Type.Object(
   {
     ...GameIdentity,
