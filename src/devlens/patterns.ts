@@ -8,8 +8,9 @@
  *   long series, see ANOMALY_FAMILY_ALPHA), dated.
  * A pattern is reported only at p < 0.01, so a flat, noisy file yields (almost) none.
  */
+
+import { mad, mannKendall, mean, median, normalQuantile, theilSen, welch } from '../stats.js';
 import { dayToIso } from './aggregate.js';
-import { mad, mannKendall, mean, median, normalQuantile, theilSen, welch } from './stats.js';
 import type { Pattern } from './types.js';
 
 export const ALPHA = 0.01;

@@ -3,7 +3,8 @@
  * the caller loads every collected game's latest figures and passes `now`.
  */
 
-import { median, percentileRanks } from './genres.js';
+import { median } from '../stats.js';
+import { percentileRanks } from './genres.js';
 import type { GameSummary } from './summary.js';
 
 export interface BreakoutInput {

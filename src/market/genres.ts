@@ -3,6 +3,7 @@
  * game, with no I/O and no clock (the caller passes `now`). The lead loads the inputs; this module
  * only does the arithmetic, so every number can be checked by hand in the tests.
  */
+import { median } from '../stats.js';
 
 export interface GenreGameInput {
   universeId: number;
@@ -175,12 +176,6 @@ function monetization(active: readonly GenreGameInput[]): number | null {
 function depthPerThousandCcu(g: GenreGameInput): number {
   // Only called for active games, so the CCU divisor is at least 10.
   return ((clean(g.gamepassCount) * clean(g.gamepassMedianPrice)) / cleanCcu(g.ccu)) * 1000;
-}
-
-export function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /**

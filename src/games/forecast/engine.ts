@@ -4,8 +4,9 @@
  * negative, so a normal predictive distribution there gives skewed, non-negative intervals.
  * Pure apart from the one-off WASM instantiation in wasm.ts.
  */
+
+import { normalCdf, normalQuantile } from '../../stats.js';
 import { DEFAULT_CONFIG, type EngineConfig, logForecast } from './model.js';
-import { normalCdf, normalQuantile } from './normal.js';
 import { dateOf, toLogSeries, usablePoints } from './series.js';
 
 export const MIN_HISTORY_DAYS = 14;

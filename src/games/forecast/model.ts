@@ -9,8 +9,8 @@
  * horizon (bumpFadeDays): a level pushed up by an update or event mostly fades within weeks,
  * while the median already ignores it. Pure apart from the WASM instantiation.
  */
-import { normalQuantile } from './normal.js';
-import { hampel, median } from './robust.js';
+import { median, normalQuantile } from '../../stats.js';
+import { hampel } from './robust.js';
 import { type LogSeries, weekday } from './series.js';
 import { autoEts } from './wasm.js';
 import { type WeeklyProfile, weeklyProfile } from './weekly.js';

@@ -1,13 +1,8 @@
 /**
- * Robust helpers on log series: a Hampel filter (daily means carry one-day spikes from updates,
- * events and outages that would drag an exponential-smoothing level) and the median. Pure.
+ * A Hampel filter on log series (daily means carry one-day spikes from updates, events and outages
+ * that would drag an exponential-smoothing level). Pure; the median comes from the stats kit.
  */
-
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
+import { median } from '../../stats.js';
 
 /**
  * Replaces each value further than `threshold` scaled MADs from the median of its ±`halfWidth`

@@ -9,6 +9,7 @@
  * (matchHeadAndTail), not copied into baseCcu.
  */
 
+import { percentile } from '../../stats.js';
 import {
   DAY_MS,
   dailyLevels,
@@ -92,13 +93,6 @@ export interface VoteRatios {
   favoritesPerVisitLogSd: number;
 }
 
-function quantile(xs: readonly number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const i = (s.length - 1) * q;
-  const lo = Math.floor(i);
-  return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (i - lo);
-}
-
 const logSd = (xs: readonly number[]) => {
   const l = xs.filter((x) => x > 0).map(Math.log);
   const m = mean(l);
@@ -113,7 +107,7 @@ export function voteRatios(games: readonly TopGame[]): VoteRatios {
   const favs = ok.map((g) => g.favourites / g.visits);
   return {
     likeRatioMedian: median(like),
-    likeRatioSd: (quantile(like, 0.75) - quantile(like, 0.25)) / 1.349,
+    likeRatioSd: (percentile(like, 0.75) - percentile(like, 0.25)) / 1.349,
     votesPerVisit: median(votes),
     favoritesPerVisit: median(favs),
     votesPerVisitLogSd: logSd(votes),

@@ -8,7 +8,11 @@
  * short a smooth noise with 30-minute knots (std noiseShort) and daily one with 3-day knots (std
  * noiseDaily). The method and the numbers are written down in docs/calibration.md.
  */
+import { mean, median } from '../../stats.js';
 import type { CcuReading } from './realdata.js';
+
+/** The stats kit's, re-exported for the calibration scripts and tests that read them from here. */
+export { mean, median };
 
 export const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -19,14 +23,6 @@ export const utcDay = (t: number): number => Math.floor(t / DAY_MS);
 export const dayOfWeek = (day: number): number => (day + 3) % 7;
 const hourOf = (t: number): number => (t % DAY_MS) / HOUR_MS;
 const logCcu = (ccu: number): number => Math.log(Math.max(ccu, 0.5));
-
-export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
-
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 /** Std from the median absolute deviation: update spikes and outages do not dominate it. */
 export function robustSd(xs: readonly number[]): number {
