@@ -27,7 +27,7 @@ import {
   toErrorReply,
 } from './http/index.js';
 import { registerIngest } from './ingest/index.js';
-import { registerMarket } from './market/index.js';
+import { registerMarketRoutes } from './market/index.js';
 import type { Services } from './services.js';
 import { registerTracking } from './tracking/index.js';
 import { VERSION } from './version.js';
@@ -118,7 +118,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     ...(options.migrations ? { migrations: options.migrations } : {}),
   });
   registerAccounts(app, services.accounts, { csrf: services.csrf, secureCookies: https });
-  registerMarket(app, services.market.routes);
+  registerMarketRoutes(app, services.market.views);
   registerGames(app, services.games);
   registerTracking(app, services.tracking);
   registerDevLens(app, services.devLens);

@@ -18,7 +18,7 @@ import { createGames, type Games } from './games/index.js';
 import { CsrfTokens } from './http/index.js';
 import { createIngest, type IngestMode, type IngestQueue, type IngestRuntime } from './ingest/index.js';
 import type { Kv } from './kv/index.js';
-import { type CollectorDeps, collectorDeps, type MarketRouteDeps } from './market/index.js';
+import { type CollectorDeps, collectorDeps, MarketService } from './market/index.js';
 import type { PlatformSource } from './platform/index.js';
 import { createTracking, SecretBox, type Tracking } from './tracking/index.js';
 
@@ -55,8 +55,8 @@ export interface Services {
   csrf: CsrfTokens;
   accounts: Accounts;
   market: {
-    /** What the market routes read (stored views). */
-    routes: MarketRouteDeps;
+    /** The market endpoints' answers, pre-serialised from the stored views. */
+    views: MarketService;
     /** The collector (collect-market job), views refreshed and alerts evaluated after each run;
      * absent without a platform. */
     collector: CollectorDeps | undefined;
@@ -107,7 +107,7 @@ export function createServices(deps: ServiceDeps): Services {
     csrf: new CsrfTokens(deps.jwtSecret),
     accounts,
     market: {
-      routes: domain,
+      views: new MarketService(domain),
       // Alerts are evaluated on the data each collection brings, as soon as its views are stored.
       collector: platform
         ? collectorDeps(db, platform, log, (now) => tracking.evaluateAlerts(now).then(() => {}))
