@@ -5,6 +5,10 @@
  * interval. Data: the real 4-hourly CCU histories in ../shared/realdata (read at bench time only)
  * and a sample of the simulated market computed straight from the source (no database).
  */
+
+import { type DailyValue, forecastSeries } from '../src/games/forecast/index.js';
+import { createSimulatedSource, DEFAULT_SHAPE, type SimulatedSource } from '../src/platform/index.js';
+import { loadRealData } from '../src/platform/simulated/realdata.js';
 import {
   addStats,
   type BacktestStats,
@@ -14,10 +18,7 @@ import {
   type Forecaster,
   relMase,
   seasonalNaive,
-} from '../src/games/forecast/backtest.js';
-import { type DailyValue, forecastSeries } from '../src/games/forecast/index.js';
-import { createSimulatedSource, DEFAULT_SHAPE, type SimulatedSource } from '../src/platform/index.js';
-import { loadRealData } from '../src/platform/simulated/realdata.js';
+} from './forecast-backtest.js';
 import { type Figure, ratio, type Suite } from './lib.js';
 
 const DAY = 86_400_000;

@@ -16,7 +16,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { type IngestKey, ingestKey, postEvents, postGzip, sdkEvent } from '../../test/helpers/ingest.js';
-import { eventOf, type FieldSpec, GUARDED, SPEC, TYPES } from './validate.test-spec.js';
+import { eventOf, type FieldSpec, GUARDED, SPEC, TYPES } from '../../test/helpers/ingest-validate-spec.js';
 
 type Raw = Record<string, unknown>;
 
@@ -51,7 +51,7 @@ interface Edit {
 const DROP = Symbol('drop');
 
 /**
- * Single-rule breaks of a declared payload field, read off the §6 table in validate.test-spec.ts.
+ * Single-rule breaks of a declared payload field, read off the §6 table in test/helpers/ingest-validate-spec.ts.
  * (validate.property.test.ts keeps its exact mutation list, with expected codes, private to that
  * file; here only "invalid" matters, so the breaks are derived from the same table.)
  */

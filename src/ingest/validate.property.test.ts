@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  eventOf,
+  type FieldSpec,
+  GUARDED,
+  SPEC,
+  TYPES,
+  validEvent,
+} from '../../test/helpers/ingest-validate-spec.js';
 import { validateEvent } from './validate.js';
-import { eventOf, type FieldSpec, GUARDED, SPEC, TYPES, validEvent } from './validate.test-spec.js';
 
 type Raw = Record<string, unknown>;
 type Mutation = { apply: (e: Raw) => Raw; field: string; code: string };

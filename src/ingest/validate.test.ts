@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
+import { validEvent } from '../../test/helpers/ingest-validate-spec.js';
 import { EnvelopeSchema, PAYLOAD_SCHEMAS } from './schemas.js';
 import { parseUtcTimestamp } from './timestamp.js';
 import type { EventType } from './types.js';
 import { PERSONAL_DATA_KEYS, validateBatch, validateEvent } from './validate.js';
-import { validEvent } from './validate.test-spec.js';
 
 const base = {
   event_id: 'evt-0000001',

@@ -4,8 +4,8 @@
  * game), origins every 7 days, scored by MASE against the weekly seasonal-naive forecast of the
  * same windows and by the pooled coverage of the interval. Pure.
  */
-import { type DailyValue, type ForecastPoint, MIN_HISTORY_DAYS } from './engine.js';
-import { dateOf, toLogSeries } from './series.js';
+import { type DailyValue, type ForecastPoint, MIN_HISTORY_DAYS } from '../src/games/forecast/engine.js';
+import { dateOf, toLogSeries } from '../src/games/forecast/series.js';
 
 export interface DailySeries {
   id: string;
