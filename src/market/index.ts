@@ -71,7 +71,7 @@ export async function scheduledCollection(
   await collectOnce(deps, now);
 }
 export { type GameUpsert, lastBackfillAt, upsertGames } from './market.repo.js';
-export { type MarketRouteDeps, registerMarket, registerMarketRoutes } from './market.routes.js';
+export { registerMarketRoutes } from './market.routes.js';
 export { GameIdentity } from './market.schemas.js';
 export { MarketService, type MarketServiceDeps } from './market.service.js';
 export { fillBuckets, PERIODS, type Period, type PeriodWindow, periodWindow, trendScore } from './trend.js';

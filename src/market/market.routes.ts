@@ -3,12 +3,9 @@
  * body already serialised from the stored views (sent as it is: no per-request serialisation).
  */
 import type { FastifyReply } from 'fastify';
-import type { Clock } from '../clock.js';
-import type { Db } from '../db/index.js';
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import { effectivePlan } from '../identity.js';
-import type { Entitlements } from '../plans.js';
 import { BREAKOUT_METHOD } from './breakout.js';
 import { GENRE_METHOD } from './genres.js';
 import {
@@ -20,7 +17,7 @@ import {
   TrendingQuery,
   TrendingResponse,
 } from './market.schemas.js';
-import { MarketService, type SerialisedBody } from './market.service.js';
+import type { MarketService, SerialisedBody } from './market.service.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const tags = ['market'];
@@ -34,18 +31,6 @@ export function registerMarketRoutes(app: App, market: MarketService): void {
   registerGenreTiming(app, market);
   registerBreakoutRadar(app, market);
   registerOverview(app, market);
-}
-
-/** What registerMarket built the service from, until the composition root passes a built one. */
-export interface MarketRouteDeps {
-  db: Db;
-  clock: Clock;
-  entitlements: Entitlements;
-}
-
-/** @deprecated Build MarketService once (services.ts) and call registerMarketRoutes. */
-export function registerMarket(app: App, deps: MarketRouteDeps): void {
-  registerMarketRoutes(app, new MarketService(deps));
 }
 
 function registerTrending(app: App, market: MarketService): void {
