@@ -4,17 +4,17 @@
  */
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
+import { findGameByPlaceId } from '../market/index.js';
 import { midRankPercentile, roundOrNull } from './benchmark.js';
 import * as benchRepo from './benchmark.repo.js';
 import type { BenchmarkResultT } from './benchmark.schemas.js';
-import * as repo from './games.repo.js';
 
 export class BenchmarkService {
   constructor(private readonly deps: { db: Db }) {}
 
   /** The game's percentiles within its genre and the genre's means; 404 for a place not collected. */
   async benchmark(placeId: number): Promise<BenchmarkResultT> {
-    const game = await repo.gameByPlaceId(this.deps.db, placeId);
+    const game = await findGameByPlaceId(this.deps.db, placeId);
     if (!game) throw errors.notFound(`No game with place id ${placeId} is known.`);
     const likes = game.up_votes ?? 0;
     const votes = likes + (game.down_votes ?? 0);

@@ -126,14 +126,3 @@ export async function lastRun(db: Queryable): Promise<{ ranAt: Date; games: numb
   const row = res.rows[0];
   return row ? { ranAt: row.ran_at, games: row.games } : null;
 }
-
-export async function findGameByPlace(
-  db: Queryable,
-  placeId: number,
-): Promise<{ universe_id: number; place_id: number } | undefined> {
-  const res = await db.query<{ universe_id: number; place_id: number }>(
-    'SELECT universe_id, place_id FROM games WHERE place_id = $1',
-    [placeId],
-  );
-  return res.rows[0];
-}

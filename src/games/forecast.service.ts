@@ -7,7 +7,7 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
-import { lastBackfillAt } from '../market/index.js';
+import { findGameByPlaceId, lastBackfillAt } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import {
   type DailyValue,
@@ -77,7 +77,7 @@ export class ForecastService {
   async forGame(placeId: number, plan: PlanName): Promise<ForecastResponseT> {
     const shape = this.deps.entitlements.plans[plan].forecast;
     if (!shape) throw errors.planUpgradeRequired('Builder', 'Forecasts');
-    const game = await repo.findGameByPlace(this.deps.db, placeId);
+    const game = await findGameByPlaceId(this.deps.db, placeId);
     if (!game) throw errors.notFound(`No collected game has place id ${placeId}.`);
     const row = await this.current(game.universe_id);
     const today = dayKey(this.deps.clock.now().getTime());

@@ -71,36 +71,6 @@ export async function searchGames(db: Db, p: SearchParams): Promise<{ rows: Sear
   });
 }
 
-export interface GameRow {
-  universe_id: number;
-  place_id: number;
-  name: string;
-  description: string;
-  creator_name: string;
-  creator_type: string;
-  genre: string;
-  max_players: number | null;
-  created_at: Date | null;
-  updated_at: Date | null;
-  ccu: number | null;
-  visits: number | null;
-  favorites: number | null;
-  up_votes: number | null;
-  down_votes: number | null;
-  gamepass_count: number | null;
-  observed_at: Date | null;
-}
-
-export async function gameByPlaceId(db: Queryable, placeId: number): Promise<GameRow | undefined> {
-  const res = await db.query<GameRow>(
-    `SELECT universe_id, place_id, name, description, creator_name, creator_type, genre, max_players,
-            created_at, updated_at, ccu, visits, favorites, up_votes, down_votes, gamepass_count, observed_at
-       FROM games WHERE place_id = $1`,
-    [placeId],
-  );
-  return res.rows[0];
-}
-
 export interface HourlyPoint {
   hour: Date;
   ccu_avg: number;

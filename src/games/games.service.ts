@@ -7,7 +7,13 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
-import { normaliseSearch, periodWindow, trendScore } from '../market/index.js';
+import {
+  type CatalogueGame,
+  findGameByPlaceId,
+  normaliseSearch,
+  periodWindow,
+  trendScore,
+} from '../market/index.js';
 import type { Entitlements, PlanEntitlements, PlanName } from '../plans.js';
 import { findClones } from './clones.service.js';
 import * as forecastRepo from './forecast.repo.js';
@@ -85,7 +91,7 @@ export class GamesService {
 
   /** One game's detail in the data shape of `plan`; 404 for a place the catalogue lacks. */
   async detail(placeId: number, plan: PlanName): Promise<GameDetailT> {
-    const game = await repo.gameByPlaceId(this.deps.db, placeId);
+    const game = await findGameByPlaceId(this.deps.db, placeId);
     if (!game) throw errors.notFound(`No game with place id ${placeId} is known.`);
     const window = periodWindow('24h', this.deps.clock.now());
     const [history, means] = await Promise.all([
@@ -107,7 +113,7 @@ export class GamesService {
     };
   }
 
-  private facts(g: repo.GameRow): Omit<GameDetailT, 'ccu_history' | 'ml_prediction' | 'clones'> {
+  private facts(g: CatalogueGame): Omit<GameDetailT, 'ccu_history' | 'ml_prediction' | 'clones'> {
     const likes = g.up_votes ?? 0;
     const dislikes = g.down_votes ?? 0;
     return {

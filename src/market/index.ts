@@ -70,7 +70,17 @@ export async function scheduledCollection(
   }
   await collectOnce(deps, now);
 }
-export { type GameUpsert, lastBackfillAt, upsertGames } from './market.repo.js';
+export {
+  type CatalogueGame,
+  findGameByPlaceId,
+  findGameByUniverseId,
+  type GameReading,
+  type GameUpsert,
+  gamesByGenresBusiestFirst,
+  gamesByUniverseIds,
+  lastBackfillAt,
+  upsertGames,
+} from './market.repo.js';
 export { registerMarketRoutes } from './market.routes.js';
 export { GameIdentity } from './market.schemas.js';
 export { MarketService, type MarketServiceDeps } from './market.service.js';

@@ -153,6 +153,86 @@ export async function applyRetention(db: Queryable, now: Date): Promise<{ sample
   return { samples: samples.rowCount, hourly: hourly.rowCount };
 }
 
+// Catalogue reads for the other domains: market owns the games table, so every place id → game or
+// universe id → game lookup is written here once and the others call these.
+
+/** One game's catalogue row with its latest reading. */
+export interface CatalogueGame {
+  universe_id: number;
+  place_id: number;
+  name: string;
+  description: string;
+  creator_name: string;
+  creator_type: string;
+  genre: string;
+  max_players: number | null;
+  created_at: Date | null;
+  updated_at: Date | null;
+  ccu: number | null;
+  visits: number | null;
+  favorites: number | null;
+  up_votes: number | null;
+  down_votes: number | null;
+  gamepass_count: number | null;
+  observed_at: Date | null;
+}
+
+/** The game whose root place this is, if the catalogue has it. */
+export async function findGameByPlaceId(db: Queryable, placeId: number): Promise<CatalogueGame | undefined> {
+  const res = await db.query<CatalogueGame>(
+    `SELECT universe_id, place_id, name, description, creator_name, creator_type, genre, max_players,
+            created_at, updated_at, ccu, visits, favorites, up_votes, down_votes, gamepass_count, observed_at
+       FROM games WHERE place_id = $1`,
+    [placeId],
+  );
+  return res.rows[0];
+}
+
+/** A game's name, genre and latest CCU (what alerts read). */
+export interface GameReading {
+  universe_id: number;
+  name: string;
+  genre: string;
+  ccu: number | null;
+}
+
+export async function findGameByUniverseId(
+  db: Queryable,
+  universeId: number,
+): Promise<GameReading | undefined> {
+  const res = await db.query<GameReading>(
+    'SELECT universe_id, name, genre, ccu FROM games WHERE universe_id = $1',
+    [universeId],
+  );
+  return res.rows[0];
+}
+
+/** The catalogued games among these universe ids (in no particular order). */
+export async function gamesByUniverseIds(
+  db: Queryable,
+  universeIds: readonly number[],
+): Promise<GameReading[]> {
+  const res = await db.query<GameReading>(
+    'SELECT universe_id, name, genre, ccu FROM games WHERE universe_id = ANY($1::bigint[])',
+    [universeIds],
+  );
+  return res.rows;
+}
+
+/** Every game of these genres that has a reading, by genre, busiest first (ties by universe id). */
+export async function gamesByGenresBusiestFirst(
+  db: Queryable,
+  genres: readonly string[],
+): Promise<GameReading[]> {
+  const res = await db.query<GameReading>(
+    `SELECT universe_id, name, genre, ccu FROM games
+      WHERE genre = ANY($1::text[]) AND ccu IS NOT NULL
+      ORDER BY genre, ccu DESC, universe_id`,
+    [genres],
+  );
+  return res.rows;
+}
+
 export async function knownUniverseIds(db: Queryable): Promise<number[]> {
   return (await db.query<{ universe_id: number }>('SELECT universe_id FROM games')).rows.map(
     (r) => r.universe_id,

@@ -1,5 +1,6 @@
 /** Alert SQL: a user's rules (always scoped by owner, so another user's rule is never found) and firings. */
 import type { Queryable } from '../db/index.js';
+import { findGameByUniverseId } from '../market/index.js';
 import type { AlertType } from './rules.js';
 
 export interface AlertRow {
@@ -18,11 +19,8 @@ export async function catalogueGame(
   db: Queryable,
   universeId: number,
 ): Promise<{ name: string; genre: string } | undefined> {
-  const res = await db.query<{ name: string; genre: string }>(
-    'SELECT name, genre FROM games WHERE universe_id = $1',
-    [universeId],
-  );
-  return res.rows[0];
+  const game = await findGameByUniverseId(db, universeId);
+  return game && { name: game.name, genre: game.genre };
 }
 
 export async function countAlerts(db: Queryable, userId: number): Promise<number> {

@@ -1,6 +1,7 @@
 /** Alert engine SQL: the rules with their owners, the readings they need, and claiming a rule's next state. */
 
 import type { Queryable } from '../db/index.js';
+import { gamesByGenresBusiestFirst, gamesByUniverseIds } from '../market/index.js';
 import type { PlanName, SubscriptionStatus } from '../plans.js';
 import type { AlertType, Reading, RuleState } from './rules.js';
 
@@ -33,37 +34,21 @@ export async function readRules(db: Queryable): Promise<RuleRow[]> {
   return res.rows;
 }
 
-interface ReadingRow {
-  universe_id: number;
-  name: string;
-  genre: string;
-  ccu: number | null;
-}
-
-const toReading = (r: ReadingRow): Reading => ({
+const toReading = (r: { universe_id: number; name: string; genre: string; ccu: number | null }): Reading => ({
   universeId: r.universe_id,
   name: r.name,
   genre: r.genre,
   ccu: r.ccu,
 });
 
+/** The rules' games as readings (market's catalogue). */
 export async function readGames(db: Queryable, universeIds: readonly number[]): Promise<Reading[]> {
-  const res = await db.query<ReadingRow>(
-    'SELECT universe_id, name, genre, ccu FROM games WHERE universe_id = ANY($1::bigint[])',
-    [universeIds],
-  );
-  return res.rows.map(toReading);
+  return (await gamesByUniverseIds(db, universeIds)).map(toReading);
 }
 
 /** Every game of these genres that has a reading, busiest first (ties by universe id, as everywhere). */
 export async function readGenres(db: Queryable, genres: readonly string[]): Promise<Reading[]> {
-  const res = await db.query<ReadingRow>(
-    `SELECT universe_id, name, genre, ccu FROM games
-      WHERE genre = ANY($1::text[]) AND ccu IS NOT NULL
-      ORDER BY genre, ccu DESC, universe_id`,
-    [genres],
-  );
-  return res.rows.map(toReading);
+  return (await gamesByGenresBusiestFirst(db, genres)).map(toReading);
 }
 
 export interface TrendMeansRow {

@@ -1,5 +1,6 @@
 /** Tracking SQL: a user's tracked games, the catalogue check, and the per-user lock caps rely on. */
 import type { Queryable } from '../db/index.js';
+import { findGameByUniverseId } from '../market/index.js';
 
 /**
  * Serialises a user's own cap checks (track, create alert) so two concurrent requests cannot both
@@ -10,7 +11,7 @@ export async function lockUser(tx: Queryable, userId: number): Promise<void> {
 }
 
 export async function gameExists(db: Queryable, universeId: number): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM games WHERE universe_id = $1', [universeId])).rowCount > 0;
+  return (await findGameByUniverseId(db, universeId)) !== undefined;
 }
 
 export async function isTracked(db: Queryable, userId: number, universeId: number): Promise<boolean> {
