@@ -12,6 +12,8 @@ declare module 'vitest' {
   interface TaskMeta {
     /** The real-data files (relative to a realdata folder) the test reads. */
     realdata?: string[];
+    /** Those of them that were in neither place when the test was collected (it is skipped). */
+    realdataMissing?: string[];
   }
 }
 
@@ -50,7 +52,8 @@ export function hasRealdata(...files: string[]): boolean {
  * so that the run counts it in its one-line notice. `it('…', needsRealdata(a, b), () => …)`.
  */
 export function needsRealdata(...files: string[]): TestOptions {
-  return { skip: !hasRealdata(...files), meta: { realdata: files } };
+  const missing = files.filter((f) => findRealdata(f) === undefined);
+  return { skip: missing.length > 0, meta: { realdata: files, realdataMissing: missing } };
 }
 
 /** The one real Creator Hub export (Engagement → Daily Active Users, MIT, copied here). */
