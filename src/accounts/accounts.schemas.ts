@@ -99,3 +99,5 @@ export const AdminUserPatch = Type.Object(
 );
 
 export type UserT = Static<typeof User>;
+export type ApiKeyT = Static<typeof ApiKey>;
+export type CreatedKeyT = Static<typeof CreatedKey>;

@@ -21,6 +21,10 @@ export interface AccountsDeps {
   signer: TokenSigner;
 }
 
+/**
+ * The signed-in user as /api/auth/me answers it. Not Static<typeof User>: the schema's plan and
+ * status are unions mapped from PLANS and SUBSCRIPTION_STATUSES, whose Static TypeBox makes `never`.
+ */
 export interface User {
   id: number;
   email: string;

@@ -7,20 +7,14 @@ import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { entitledPlan, type PlanName } from '../plans.js';
 import * as repo from './accounts.repo.js';
+import type { ApiKeyT, CreatedKeyT } from './accounts.schemas.js';
 import { API_KEY_PREFIX, newApiKey, sha256 } from './tokens.js';
 
 export const API_KEY_SCOPES = ['read', 'sdk:ingest', 'ingest:telemetry'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const INGEST_SCOPES: readonly ApiKeyScope[] = ['sdk:ingest', 'ingest:telemetry'];
 
-export interface ApiKeyInfo {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  created_at: string;
-  last_used_at: string | null;
-}
+export type ApiKeyInfo = ApiKeyT;
 
 export interface KeyPrincipal {
   keyId: number;
@@ -46,7 +40,11 @@ function info(row: repo.ApiKeyRow): ApiKeyInfo {
 export class ApiKeysService {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
-  async create(owner: { userId: number; teamId: number }, name: string, scopes: ApiKeyScope[]) {
+  async create(
+    owner: { userId: number; teamId: number },
+    name: string,
+    scopes: ApiKeyScope[],
+  ): Promise<CreatedKeyT> {
     const unique = [...new Set(scopes)];
     if (unique.length === 0)
       throw errors.validation('body.scopes', 'body.scopes must name at least one scope');

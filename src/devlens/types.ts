@@ -4,6 +4,8 @@
  * narrative: advice.ts) turns it into what the endpoint answers.
  */
 
+import type { DevLensResultT } from './devlens.schemas.js';
+
 export const FILE_TYPES = ['retention', 'engagement', 'monetization', 'acquisition', 'funnel'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
@@ -38,9 +40,5 @@ export interface Analysis {
   };
 }
 
-/** What POST /api/dev-lens/analyze answers (interface §2 Dev Lens result, plus coverage). */
-export interface DevLensResult extends Omit<Analysis, 'patterns'> {
-  patterns: string[];
-  ai_analysis: string;
-  recommendations: string[];
-}
+/** What POST /api/dev-lens/analyze answers (interface §2 Dev Lens result, plus coverage), unsaved. */
+export type DevLensResult = Omit<DevLensResultT, 'report_id'>;

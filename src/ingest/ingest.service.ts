@@ -21,6 +21,7 @@ import {
   toRows,
 } from './batch.js';
 import * as repo from './ingest.repo.js';
+import type { IngestResponseBody } from './ingest.schemas.js';
 import { monthOf, type Partitions } from './partitions.js';
 import type { IngestQueue, QueuedBatch } from './queue.js';
 import type { IngestError } from './types.js';
@@ -42,12 +43,8 @@ export interface IngestServiceDeps {
   log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
 }
 
-export interface IngestCounts {
-  accepted: number;
-  rejected: number;
-  deduped: number;
-  errors: IngestError[];
-}
+/** What the ingest endpoint answers: accepted, rejected, deduped and one error per rejected event. */
+export type IngestCounts = IngestResponseBody;
 
 export interface IngestOutcome {
   mode: IngestMode;

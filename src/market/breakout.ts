@@ -3,9 +3,10 @@
  * the caller loads every collected game's latest figures and passes `now`.
  */
 
+import type { Static } from 'typebox';
 import { median } from '../stats.js';
 import { percentileRanks } from './genres.js';
-import type { GameSummary } from './summary.js';
+import type { BreakoutGame as BreakoutGameSchema } from './market.schemas.js';
 
 export interface BreakoutInput {
   universeId: number;
@@ -22,11 +23,7 @@ export interface BreakoutInput {
   meanDailyVisitsGainedPrev7d: number | null;
 }
 
-export interface BreakoutGame extends GameSummary {
-  score: number;
-  visits: number;
-  likes: number;
-}
+export type BreakoutGame = Static<typeof BreakoutGameSchema>;
 
 const NEW_GAME_MS = 180 * 86_400_000;
 

@@ -3,7 +3,9 @@
  * game, with no I/O and no clock (the caller passes `now`). The lead loads the inputs; this module
  * only does the arithmetic, so every number can be checked by hand in the tests.
  */
+import type { Static } from 'typebox';
 import { median } from '../stats.js';
+import type { GenreOpportunity as GenreOpportunitySchema } from './market.schemas.js';
 
 export interface GenreGameInput {
   universeId: number;
@@ -14,25 +16,8 @@ export interface GenreGameInput {
   gamepassMedianPrice: number | null;
 }
 
-export type EntryVerdict = 'strong' | 'enter_with_edge' | 'avoid' | 'unproven';
-
-export interface GenreOpportunity {
-  name: string;
-  display_name: string;
-  total_games: number;
-  total_ccu: number;
-  avg_ccu: number | null;
-  growth_rate: number | null;
-  saturation_index: number | null;
-  opportunity_score: number | null;
-  monetization_depth: number | null;
-  demand_per_game: number | null;
-  top3_share: number | null;
-  newcomer_share: number | null;
-  entry_verdict: EntryVerdict | null;
-  recommendation: string | null;
-  locked: boolean;
-}
+export type GenreOpportunity = Static<typeof GenreOpportunitySchema>;
+export type EntryVerdict = NonNullable<GenreOpportunity['entry_verdict']>;
 
 /** A game is active at this CCU or more. */
 export const ACTIVE_MIN_CCU = 10;

@@ -16,6 +16,9 @@ export const GameIdentity = {
   ccu: Type.Integer({ description: 'Concurrent users at the latest collection.' }),
 };
 
+/** A game as trending, search, the radar and the overview list it. */
+export const GameSummary = Type.Object(GameIdentity);
+
 export const TrendingQuery = Type.Object({
   period: Type.Enum([...PERIODS], {
     default: '24h',
@@ -132,26 +135,26 @@ export const BreakoutResponse = Type.Object({
   computed_at: Type.String({ format: 'date-time' }),
 });
 
+export const TimingWindow = Type.Object({
+  period: Type.String({
+    description: 'Date range of the next occurrence, e.g. "2026-12-20 – 2027-01-05".',
+  }),
+  event: Type.String(),
+  score: Type.Number({ minimum: 0, maximum: 100 }),
+  reason: Type.String({
+    description: 'Whether learned from stored history or from the prior calendar, and the uplift.',
+  }),
+});
+
+export const GenreTiming = Type.Object({
+  theme: Type.String({ description: 'Genre display name.' }),
+  genre: Type.String({ description: 'Genre key.' }),
+  best_windows: Type.Array(TimingWindow),
+  avoid: Type.Array(Type.String(), { description: 'Date ranges of windows that lower the genre’s CCU.' }),
+});
+
 export const TimingResponse = Type.Object({
-  recommendations: Type.Array(
-    Type.Object({
-      theme: Type.String({ description: 'Genre display name.' }),
-      genre: Type.String({ description: 'Genre key.' }),
-      best_windows: Type.Array(
-        Type.Object({
-          period: Type.String({
-            description: 'Date range of the next occurrence, e.g. "2026-12-20 – 2027-01-05".',
-          }),
-          event: Type.String(),
-          score: Type.Number({ minimum: 0, maximum: 100 }),
-          reason: Type.String({
-            description: 'Whether learned from stored history or from the prior calendar, and the uplift.',
-          }),
-        }),
-      ),
-      avoid: Type.Array(Type.String(), { description: 'Date ranges of windows that lower the genre’s CCU.' }),
-    }),
-  ),
+  recommendations: Type.Array(GenreTiming),
   computed_at: Type.String({ format: 'date-time' }),
 });
 
@@ -174,7 +177,7 @@ export const OverviewResponse = Type.Object({
       games: Type.Integer(),
     }),
   ),
-  top_games: Type.Array(Type.Object(GameIdentity)),
+  top_games: Type.Array(GameSummary),
   computed_at: Type.String({ format: 'date-time' }),
 });
 

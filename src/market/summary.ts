@@ -1,9 +1,5 @@
+import type { Static } from 'typebox';
+import type { GameSummary as GameSummarySchema } from './market.schemas.js';
+
 /** The fields every game summary carries (trending, radar, overview, search): interface §2. */
-export interface GameSummary {
-  place_id: number;
-  universe_id: number;
-  name: string;
-  creator: string;
-  genre: string;
-  ccu: number;
-}
+export type GameSummary = Static<typeof GameSummarySchema>;

@@ -3,24 +3,19 @@
  * genre's CCU uplift in them. Learned from stored daily history once a year of it exists, from the
  * documented prior calendar (SEASONAL_WINDOWS) until then. Pure: history and `now` are passed in.
  */
+import type { Static } from 'typebox';
 import { SEASONAL_WINDOWS, type SeasonalWindow } from '../platform/index.js';
+import type {
+  GenreTiming as GenreTimingSchema,
+  TimingWindow as TimingWindowSchema,
+} from './market.schemas.js';
 
 export interface GenreDay {
   day: string /* YYYY-MM-DD */;
   ccu: number /* genre mean CCU that day */;
 }
-export interface TimingWindow {
-  period: string;
-  event: string;
-  score: number;
-  reason: string;
-}
-export interface GenreTiming {
-  theme: string;
-  genre: string;
-  best_windows: TimingWindow[];
-  avoid: string[];
-}
+export type TimingWindow = Static<typeof TimingWindowSchema>;
+export type GenreTiming = Static<typeof GenreTimingSchema>;
 
 const DAY_MS = 86_400_000;
 /** History needed before the learned uplift replaces the prior. */

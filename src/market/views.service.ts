@@ -4,37 +4,34 @@
  * their inputs change more slowly), and stored in market_views. Endpoints serve the stored result;
  * nothing here runs per request.
  */
+import type { Static } from 'typebox';
 import type { Db } from '../db/index.js';
 import { GENRE_TAXONOMY, genreDisplayName } from '../platform/index.js';
 import { type BreakoutGame, type BreakoutInput, breakoutRadar } from './breakout.js';
 import { computeGenreOpportunities, type GenreOpportunity } from './genres.js';
 import * as repo from './market.repo.js';
+import type {
+  OverviewResponse,
+  TimingResponse,
+  TrendingGame as TrendingGameSchema,
+} from './market.schemas.js';
 import type { GameSummary } from './summary.js';
-import { type GenreDay, type GenreTiming, genreTiming } from './timing.js';
+import { type GenreDay, genreTiming } from './timing.js';
 import { fillBuckets, PERIODS, type Period, periodWindow, trendScore } from './trend.js';
 import * as views from './views.repo.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-export interface TrendingGame extends GameSummary {
-  trend_score: number | null;
-  ccu_history: number[];
-}
+export type TrendingGame = Static<typeof TrendingGameSchema>;
 
 export interface TrendingView {
   period: Period;
   games: TrendingGame[];
 }
 
-export interface OverviewView {
-  platform_ccu: number;
-  ccu_change_24h: number | null;
-  active_games: number;
-  total_games: number;
-  top_genres: { name: string; display_name: string; total_ccu: number; share: number; games: number }[];
-  top_games: GameSummary[];
-}
+/** The stored views hold the response bodies but for `computed_at` (the view's own time). */
+export type OverviewView = Omit<Static<typeof OverviewResponse>, 'computed_at'>;
 
 export interface GenresView {
   genres: GenreOpportunity[];
@@ -44,9 +41,7 @@ export interface BreakoutView {
   games: BreakoutGame[];
 }
 
-export interface TimingView {
-  recommendations: GenreTiming[];
-}
+export type TimingView = Omit<Static<typeof TimingResponse>, 'computed_at'>;
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 

@@ -1,5 +1,5 @@
 /** TypeBox schemas of the alert endpoints; field names exactly as spec/interface.md §2 spells them. */
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Id } from '../http/schemas.js';
 import { ALERT_TYPES, THRESHOLDS } from './rules.js';
 
@@ -130,3 +130,10 @@ export const AlertEvents = Type.Object(
 );
 
 export const alertSchemas = [CreatedAlert, ListedAlert];
+
+export type CreateAlertBodyT = Static<typeof CreateAlertBody>;
+export type CreatedAlertT = Static<typeof CreatedAlert>;
+export type ListedAlertT = Static<typeof ListedAlert>;
+export type AlertEventsT = Static<typeof AlertEvents>;
+export type ViewedAllT = Static<typeof ViewedAll>;
+export type DeletedT = Static<typeof Deleted>;

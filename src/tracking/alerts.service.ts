@@ -9,8 +9,16 @@ import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import type { Entitlements } from '../plans.js';
 import * as repo from './alerts.repo.js';
+import type {
+  AlertEventsT,
+  CreateAlertBodyT,
+  CreatedAlertT,
+  DeletedT,
+  ListedAlertT,
+  ViewedAllT,
+} from './alerts.schemas.js';
 import { watchingMessage } from './messages.js';
-import { type AlertType, resolveThreshold } from './rules.js';
+import { resolveThreshold } from './rules.js';
 import { lockUser } from './tracking.repo.js';
 import type { Caller } from './tracking.service.js';
 
@@ -20,37 +28,9 @@ export interface AlertsServiceDeps {
   entitlements: Entitlements;
 }
 
-export interface CreateAlertInput {
-  game_id: number;
-  type: AlertType;
-  threshold?: number;
-}
+export type CreateAlertInput = CreateAlertBodyT;
 
-export interface CreatedAlert {
-  id: number;
-  game_id: number;
-  type: AlertType;
-  threshold: number;
-  created_at: string;
-}
-
-export interface ListedAlert {
-  id: number;
-  message: string;
-  type: AlertType;
-  viewed: boolean;
-  created_at: string;
-  game_id: number;
-  threshold: number;
-}
-
-export interface AlertEvent {
-  fired_at: string;
-  message: string;
-  details: Record<string, unknown>;
-}
-
-const listed = (r: repo.AlertRow): ListedAlert => ({
+const listed = (r: repo.AlertRow): ListedAlertT => ({
   id: r.id,
   message: r.message,
   type: r.type,
@@ -65,7 +45,7 @@ const notFound = () => errors.notFound('No such alert.');
 export class AlertsService {
   constructor(private readonly deps: AlertsServiceDeps) {}
 
-  async create(caller: Caller, input: CreateAlertInput): Promise<CreatedAlert> {
+  async create(caller: Caller, input: CreateAlertInput): Promise<CreatedAlertT> {
     const threshold = resolveThreshold(input.type, input.threshold);
     if (typeof threshold !== 'number') throw errors.validation('body.threshold', threshold.problem);
     const limit = this.deps.entitlements.plans[caller.plan].alerts;
@@ -98,26 +78,26 @@ export class AlertsService {
     };
   }
 
-  async list(caller: Caller): Promise<{ alerts: ListedAlert[] }> {
+  async list(caller: Caller): Promise<{ alerts: ListedAlertT[] }> {
     return { alerts: (await repo.listAlerts(this.deps.db, caller.userId)).map(listed) };
   }
 
-  async remove(caller: Caller, id: number): Promise<{ status: 'deleted' }> {
+  async remove(caller: Caller, id: number): Promise<DeletedT> {
     if (!(await repo.deleteAlert(this.deps.db, caller.userId, id))) throw notFound();
     return { status: 'deleted' };
   }
 
-  async setViewed(caller: Caller, id: number, viewed: boolean): Promise<ListedAlert> {
+  async setViewed(caller: Caller, id: number, viewed: boolean): Promise<ListedAlertT> {
     const row = await repo.setViewed(this.deps.db, caller.userId, id, viewed);
     if (!row) throw notFound();
     return listed(row);
   }
 
-  async markAllViewed(caller: Caller): Promise<{ status: 'viewed'; count: number }> {
+  async markAllViewed(caller: Caller): Promise<ViewedAllT> {
     return { status: 'viewed', count: await repo.markAllViewed(this.deps.db, caller.userId) };
   }
 
-  async events(caller: Caller, id: number, limit: number): Promise<{ events: AlertEvent[] }> {
+  async events(caller: Caller, id: number, limit: number): Promise<AlertEventsT> {
     if (!(await repo.ownAlert(this.deps.db, caller.userId, id))) throw notFound();
     const rows = await repo.listFirings(this.deps.db, id, limit);
     return {

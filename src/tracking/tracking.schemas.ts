@@ -1,5 +1,5 @@
 /** TypeBox schemas of the tracking endpoints; field names exactly as spec/interface.md §2 spells them. */
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Id } from '../http/schemas.js';
 
 export const UniverseParams = Type.Object({
@@ -31,3 +31,6 @@ export const UntrackResult = Type.Object(
 );
 
 export const trackingSchemas = [TrackResult, UntrackResult];
+
+export type TrackResultT = Static<typeof TrackResult>;
+export type UntrackResultT = Static<typeof UntrackResult>;

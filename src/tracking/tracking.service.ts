@@ -11,6 +11,7 @@ import { catalogueUpsert, upsertGames } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import type { GameVotes, PlatformGame, PlatformSource } from '../platform/index.js';
 import * as repo from './tracking.repo.js';
+import type { TrackResultT, UntrackResultT } from './tracking.schemas.js';
 
 export interface TrackingServiceDeps {
   db: Db;
@@ -25,17 +26,10 @@ export interface Caller {
   plan: PlanName;
 }
 
-export interface TrackResult {
-  status: 'tracked';
-  universe_id: number;
-  tracked_count: number;
-  limit: number;
-}
-
 export class TrackingService {
   constructor(private readonly deps: TrackingServiceDeps) {}
 
-  async track(caller: Caller, universeId: number): Promise<TrackResult> {
+  async track(caller: Caller, universeId: number): Promise<TrackResultT> {
     const limit = this.deps.entitlements.plans[caller.plan].trackedGames;
     await this.ensureInCatalogue(universeId);
     const count = await this.deps.db.transaction(async (tx) => {
@@ -54,7 +48,7 @@ export class TrackingService {
     return { status: 'tracked', universe_id: universeId, tracked_count: count, limit };
   }
 
-  async untrack(caller: Caller, universeId: number): Promise<{ status: 'untracked'; universe_id: number }> {
+  async untrack(caller: Caller, universeId: number): Promise<UntrackResultT> {
     await repo.deleteTracked(this.deps.db, caller.userId, universeId);
     return { status: 'untracked', universe_id: universeId };
   }
