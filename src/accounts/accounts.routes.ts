@@ -10,6 +10,7 @@ import {
   AdminUserPatch,
   LoginBody,
   LoginResult,
+  type LoginResultT,
   RefreshBody,
   RegisterBody,
   StatusLiteral,
@@ -39,7 +40,7 @@ function answerWithSession(
   session: Session,
   secure: boolean,
   csrf: CsrfTokens,
-) {
+): LoginResultT {
   setSessionCookies(
     reply,
     {

@@ -99,5 +99,6 @@ export const AdminUserPatch = Type.Object(
 );
 
 export type UserT = Static<typeof User>;
+export type LoginResultT = Static<typeof LoginResult>;
 export type ApiKeyT = Static<typeof ApiKey>;
 export type CreatedKeyT = Static<typeof CreatedKey>;

@@ -1,7 +1,14 @@
 import { Type } from 'typebox';
 import { type App, requireUser } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
-import { ApiKey, CreatedKey, CreateKeyBody, KeyIdParams, StatusLiteral } from './accounts.schemas.js';
+import {
+  ApiKey,
+  type ApiKeyT,
+  CreatedKey,
+  CreateKeyBody,
+  KeyIdParams,
+  StatusLiteral,
+} from './accounts.schemas.js';
 import type { ApiKeysService } from './api-keys.service.js';
 
 export function registerApiKeyRoutes(app: App, keys: ApiKeysService): void {
@@ -37,7 +44,7 @@ export function registerApiKeyRoutes(app: App, keys: ApiKeysService): void {
         response: { 200: Type.Array(Type.Ref('ApiKey')) },
       },
     },
-    async (request) => keys.list(requireUser(request.principal).userId),
+    async (request): Promise<ApiKeyT[]> => keys.list(requireUser(request.principal).userId),
   );
 
   app.delete(

@@ -6,7 +6,13 @@ import { errorResponses } from '../http/schemas.js';
 import type { Principal } from '../identity.js';
 import { KNOWN_LAYOUTS } from './analysis.js';
 import { type DevLensLimits, RETRY_AFTER_SECONDS } from './devlens.pool.js';
-import { AnalyzeQuery, MAX_FILE_BYTES, ReportList, ReportsQuery } from './devlens.schemas.js';
+import {
+  AnalyzeQuery,
+  type DevLensResultT,
+  MAX_FILE_BYTES,
+  ReportList,
+  ReportsQuery,
+} from './devlens.schemas.js';
 import type { Caller, DevLensService, FormPart } from './devlens.service.js';
 
 function analyzeDescription(limits: DevLensLimits): string {
@@ -78,7 +84,7 @@ function registerAnalyzeRoute(app: App, devLens: DevLensService, limits: DevLens
         response: { 200: Type.Ref('DevLensResult'), ...errorResponses(400, 401, 403, 413, 415, 422, 503) },
       },
     },
-    async (request, reply) => {
+    async (request, reply): Promise<DevLensResultT> => {
       if (!request.isMultipart()) {
         throw errors.unsupportedMediaType(
           'Send the CSV as multipart/form-data with the file in field "file".',

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
-import { BenchmarkBody, BenchmarkResult } from './benchmark.schemas.js';
+import { BenchmarkBody, BenchmarkResult, type BenchmarkResultT } from './benchmark.schemas.js';
 import type { BenchmarkService } from './benchmark.service.js';
 
 const DESCRIPTION = [
@@ -25,7 +25,7 @@ export function registerBenchmarkRoutes(app: App, benchmark: BenchmarkService): 
         response: { 200: Type.Ref('BenchmarkResult'), ...errorResponses(404, 422) },
       },
     },
-    async (request) => benchmark.benchmark(request.body.place_id),
+    async (request): Promise<BenchmarkResultT> => benchmark.benchmark(request.body.place_id),
   );
 }
 

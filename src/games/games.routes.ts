@@ -3,7 +3,7 @@ import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import { effectivePlan } from '../identity.js';
 import { CLONE_THRESHOLD, MAX_CLONES, MIN_DESCRIPTION_WORDS } from './clones.js';
-import { PlaceParams, SearchQuery, SearchResponse } from './games.schemas.js';
+import { type GameDetailT, PlaceParams, SearchQuery, SearchResponse } from './games.schemas.js';
 import { FUZZY_THRESHOLD, type GamesService } from './games.service.js';
 
 const SEARCH_DESCRIPTION = [
@@ -65,6 +65,7 @@ export function registerGameRoutes(app: App, games: GamesService): void {
         response: { 200: Type.Ref('GameDetail'), ...errorResponses(404, 422) },
       },
     },
-    async (request) => games.detail(request.params.place_id, effectivePlan(request.principal)),
+    async (request): Promise<GameDetailT> =>
+      games.detail(request.params.place_id, effectivePlan(request.principal)),
   );
 }

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import { CALIBRATION, CREATOR_SHARE, DEVEX_USD_PER_ROBUX, MIN_GENRE_GAMES } from './revenue.model.js';
-import { RevenueBody, RevenueEstimate } from './revenue.schemas.js';
+import { RevenueBody, RevenueEstimate, type RevenueEstimateT } from './revenue.schemas.js';
 import type { RevenueService } from './revenue.service.js';
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -40,7 +40,7 @@ export function registerRevenueRoutes(app: App, revenue: RevenueService): void {
         response: { 200: Type.Ref('RevenueEstimate'), ...errorResponses(422) },
       },
     },
-    async (request) => revenue.simulate(request.body),
+    async (request): Promise<RevenueEstimateT> => revenue.simulate(request.body),
   );
 }
 

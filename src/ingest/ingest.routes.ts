@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../errors.js';
 import { type App, errorResponses } from '../http/index.js';
 import type { RateDecision } from '../kv/index.js';
-import { IngestBody, MAX_BATCH, RecentQuery } from './ingest.schemas.js';
+import { IngestBody, MAX_BATCH, type RecentEventsBody, RecentQuery } from './ingest.schemas.js';
 import type { IngestService } from './ingest.service.js';
 import { toRecentEvent } from './recent.js';
 
@@ -148,7 +148,7 @@ function registerRecentRoute(app: App, service: IngestService): void {
         response: { 200: { $ref: 'RecentSdkEvents#' }, ...errorResponses(422) },
       },
     },
-    async (request) => {
+    async (request): Promise<RecentEventsBody> => {
       const p = request.principal;
       if (p.kind !== 'user') throw errors.notAuthenticated();
       return { events: (await service.recent(p.teamId, request.query.limit)).map(toRecentEvent) };

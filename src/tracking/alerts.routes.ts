@@ -9,6 +9,7 @@ import {
   CreateAlertBody,
   Deleted,
   EventsQuery,
+  type ListedAlertT,
   ViewedAll,
   ViewedBody,
 } from './alerts.schemas.js';
@@ -99,7 +100,7 @@ function registerRuleChangeRoutes(app: App, alerts: AlertsService): void {
         response: { 200: Type.Ref('Alert'), ...errorResponses(404, 422) },
       },
     },
-    async (request) =>
+    async (request): Promise<ListedAlertT> =>
       alerts.setViewed(caller(request.principal), request.params.alert_id, request.body.viewed),
   );
 

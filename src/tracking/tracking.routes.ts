@@ -3,7 +3,7 @@ import { errors } from '../errors.js';
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import type { Principal } from '../identity.js';
-import { UniverseParams } from './tracking.schemas.js';
+import { type TrackResultT, UniverseParams, type UntrackResultT } from './tracking.schemas.js';
 import type { Caller, TrackingService } from './tracking.service.js';
 
 const TRACK_DESCRIPTION = [
@@ -40,7 +40,8 @@ export function registerTrackingRoutes(app: App, tracking: TrackingService): voi
         response: { 200: Type.Ref('TrackResult'), ...errorResponses(404, 409, 422, 503) },
       },
     },
-    async (request) => tracking.track(caller(request.principal), request.params.universe_id),
+    async (request): Promise<TrackResultT> =>
+      tracking.track(caller(request.principal), request.params.universe_id),
   );
 
   app.delete(
@@ -55,6 +56,7 @@ export function registerTrackingRoutes(app: App, tracking: TrackingService): voi
         response: { 200: Type.Ref('UntrackResult'), ...errorResponses(422) },
       },
     },
-    async (request) => tracking.untrack(caller(request.principal), request.params.universe_id),
+    async (request): Promise<UntrackResultT> =>
+      tracking.untrack(caller(request.principal), request.params.universe_id),
   );
 }

@@ -5,7 +5,9 @@ import {
   CreateWebhookBody,
   DeletedStatus,
   DeliveriesQuery,
+  type WebhookDeliveryT,
   WebhookIdParams,
+  type WebhookT,
   webhookSchemas,
 } from './webhooks.schemas.js';
 import {
@@ -53,7 +55,7 @@ export function registerWebhookRoutes(app: App, deps: WebhooksDeps): void {
         response: { 200: Type.Array(Type.Ref('Webhook')) },
       },
     },
-    async (request) => listWebhooks(deps, requireUser(request.principal).userId),
+    async (request): Promise<WebhookT[]> => listWebhooks(deps, requireUser(request.principal).userId),
   );
 
   app.delete(
@@ -85,7 +87,7 @@ export function registerWebhookRoutes(app: App, deps: WebhooksDeps): void {
         response: { 200: Type.Array(Type.Ref('WebhookDelivery')), ...errorResponses(404, 422) },
       },
     },
-    async (request) => {
+    async (request): Promise<WebhookDeliveryT[]> => {
       const { userId } = requireUser(request.principal);
       return listDeliveries(deps, userId, request.params.id, request.query.limit);
     },
