@@ -1,12 +1,11 @@
 /**
  * Benchmark rules: a collected game against the other games of its genre (DECISIONS §5). The
- * percentile definition lives in benchmark.ts, the counting SQL in benchmark.repo.ts.
+ * percentile definition lives in benchmark.ts, the counting SQL in market's genre-ranks.repo.ts.
  */
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
-import { findGameByPlaceId } from '../market/index.js';
+import { findGameByPlaceId, genreRanks } from '../market/index.js';
 import { midRankPercentile, roundOrNull } from './benchmark.js';
-import * as benchRepo from './benchmark.repo.js';
 import type { BenchmarkResultT } from './benchmark.schemas.js';
 
 export class BenchmarkService {
@@ -19,7 +18,7 @@ export class BenchmarkService {
     const likes = game.up_votes ?? 0;
     const votes = likes + (game.down_votes ?? 0);
     // A game never read compares as 0 CCU and 0 visits, as its detail shows it.
-    const ranks = await benchRepo.genreRanks(this.deps.db, {
+    const ranks = await genreRanks(this.deps.db, {
       genre: game.genre,
       universeId: game.universe_id,
       ccu: game.ccu ?? 0,

@@ -1,10 +1,11 @@
 /**
  * Clone detection for game detail (DECISIONS §5): same-genre games whose normalised names or
- * descriptions are near-duplicates. Candidates come from clones.repo.ts, the rules from clones.ts.
+ * descriptions are near-duplicates. Candidates come from market's clone-candidates.repo.ts, the
+ * rules from clones.ts.
  */
 import type { Db } from '../db/index.js';
+import { type CandidateRow, descriptionCandidates, nameCandidates } from '../market/index.js';
 import { type CloneCandidate, type CloneMatch, cloneKey, descriptionText, rankClones } from './clones.js';
-import * as repo from './clones.repo.js';
 
 export interface CloneSubject {
   universeId: number;
@@ -13,7 +14,7 @@ export interface CloneSubject {
   description: string;
 }
 
-const toCandidate = (r: repo.CandidateRow): CloneCandidate => ({
+const toCandidate = (r: CandidateRow): CloneCandidate => ({
   universeId: r.universe_id,
   placeId: r.place_id,
   name: r.name,
@@ -26,11 +27,11 @@ const toCandidate = (r: repo.CandidateRow): CloneCandidate => ({
 export async function findClones(db: Db, game: CloneSubject): Promise<CloneMatch[]> {
   const key = cloneKey(game.name);
   const scope = { genre: game.genre, universeId: game.universeId };
-  const byName = key === '' ? [] : await repo.nameCandidates(db, { ...scope, key });
+  const byName = key === '' ? [] : await nameCandidates(db, { ...scope, key });
   // Short descriptions are never compared (clones.ts, MIN_DESCRIPTION_WORDS): skip the genre scan.
   const byDescription =
     descriptionText(game.description, game.name) === ''
       ? []
-      : await repo.descriptionCandidates(db, { ...scope, description: game.description });
+      : await descriptionCandidates(db, { ...scope, description: game.description });
   return rankClones(game, [...byName, ...byDescription].map(toCandidate));
 }

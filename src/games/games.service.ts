@@ -12,6 +12,7 @@ import {
   findGameByPlaceId,
   normaliseSearch,
   periodWindow,
+  searchGames,
   trendScore,
 } from '../market/index.js';
 import type { Entitlements, PlanEntitlements, PlanName } from '../plans.js';
@@ -71,7 +72,7 @@ export class GamesService {
   async search(input: SearchInput): Promise<{ results: SearchResultT[]; total: number }> {
     const q = input.q.trim();
     if (q === '') throw errors.validation('query.q', 'query.q must not be blank');
-    const { rows, total } = await repo.searchGames(this.deps.db, {
+    const { rows, total } = await searchGames(this.deps.db, {
       text: normaliseSearch(q),
       id: searchId(q),
       fuzzyThreshold: FUZZY_THRESHOLD,

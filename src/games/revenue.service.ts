@@ -1,10 +1,11 @@
 /**
  * Revenue simulator rules: the model of revenue.model.ts with the genre's prior, a confidence from
  * how typical the inputs are among the genre's stored games, and the genre's median game through
- * the same model. SQL in revenue.repo.ts.
+ * the same model. SQL in market's genre-distribution.repo.ts.
  */
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
+import { type GenreDistributionRow, genreDistribution } from '../market/index.js';
 import {
   type Band,
   CREATOR_SHARE,
@@ -18,18 +19,17 @@ import {
   type RevenueBreakdown,
   typicality,
 } from './revenue.model.js';
-import * as repo from './revenue.repo.js';
 import type { RevenueBodyT, RevenueEstimateT } from './revenue.schemas.js';
 
 type Stat = 'ccu' | 'passes' | 'price';
 
-function band(d: repo.GenreDistributionRow, s: Stat): Band | null {
+function band(d: GenreDistributionRow, s: Stat): Band | null {
   const [p10, p90, min, max] = [d[`${s}_p10`], d[`${s}_p90`], d[`${s}_min`], d[`${s}_max`]];
   return p10 === null || p90 === null || min === null || max === null ? null : { p10, p90, min, max };
 }
 
 /** The model on the genre's median game; null while the genre has no game with a CCU reading. */
-function medianGameRevenue(d: repo.GenreDistributionRow, prior: GenrePrior): number | null {
+function medianGameRevenue(d: GenreDistributionRow, prior: GenrePrior): number | null {
   if (d.ccu_p50 === null) return null;
   const input = { avgCcu: d.ccu_p50, gamepassCount: d.passes_p50 ?? 0, avgGamepassPrice: d.price_p50 ?? 0 };
   return estimateRevenue(input, prior).monthly;
@@ -71,7 +71,7 @@ export class RevenueService {
       avgGamepassPrice: body.avg_gamepass_price,
     };
     const estimate = estimateRevenue(input, prior);
-    const dist = await repo.genreDistribution(this.deps.db, body.genre);
+    const dist = await genreDistribution(this.deps.db, body.genre);
     const typical = {
       avg_ccu: typicality(body.avg_ccu, band(dist, 'ccu')),
       gamepass_count: typicality(body.gamepass_count, band(dist, 'passes')),

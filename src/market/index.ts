@@ -12,7 +12,11 @@ import { hasCompletedBackfill } from './market.repo.js';
 import { refreshViews } from './views.service.js';
 
 export { type BackfillStats, backfill } from './backfill.js';
+export { type CandidateRow, descriptionCandidates, nameCandidates } from './clone-candidates.repo.js';
 export { type CollectorDeps, type CollectStats, catalogueUpsert, collectOnce } from './collector.js';
+export { type GenreDistributionRow, genreDistribution } from './genre-distribution.repo.js';
+export { type BenchmarkSubject, type GenreRankRow, genreRanks } from './genre-ranks.repo.js';
+export { type SearchParams, type SearchRow, searchGames } from './search.repo.js';
 export { normaliseSearch } from './search-text.js';
 
 export {

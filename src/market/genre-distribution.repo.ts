@@ -1,4 +1,7 @@
-/** Revenue simulator SQL: the distribution of a genre's CCU, pass counts and pass prices. */
+/**
+ * Revenue simulator SQL: the distribution of a genre's CCU, pass counts and pass prices (the games
+ * domain's revenue simulator asks here: market owns the games table).
+ */
 import type { Queryable } from '../db/index.js';
 
 export interface GenreDistributionRow {

@@ -1,6 +1,7 @@
 /**
  * Clone-detection SQL: candidate look-alikes of one game within its genre. Candidates are a loose
- * superset; clones.ts scores them exactly. Nothing here writes.
+ * superset; the games domain's clones.ts scores them exactly. Here because market owns the games
+ * table. Nothing here writes.
  */
 import type { Db } from '../db/index.js';
 

@@ -1,4 +1,7 @@
-/** Benchmark SQL: one aggregate over a genre, counting the games below and level with one game. */
+/**
+ * Benchmark SQL: one aggregate over a genre, counting the games below and level with one game (the
+ * games domain's benchmark asks here: market owns the games table).
+ */
 import type { Queryable } from '../db/index.js';
 
 export interface BenchmarkSubject {
