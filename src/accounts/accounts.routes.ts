@@ -61,10 +61,18 @@ function answerWithSession(
   };
 }
 
-export function registerAccountRoutes(app: App, deps: AccountsRouteDeps): void {
-  const { accounts, csrf, secureCookies } = deps;
-  const tags = ['auth'];
+const tags = ['auth'];
 
+export function registerAccountRoutes(app: App, deps: AccountsRouteDeps): void {
+  registerRegisterRoute(app, deps);
+  registerLoginRoute(app, deps);
+  registerRefreshRoute(app, deps);
+  registerLogoutRoute(app, deps);
+  registerMeRoute(app, deps);
+  registerAdminPatchRoute(app, deps);
+}
+
+function registerRegisterRoute(app: App, { accounts }: AccountsRouteDeps): void {
   app.post(
     '/api/auth/register',
     {
@@ -78,7 +86,9 @@ export function registerAccountRoutes(app: App, deps: AccountsRouteDeps): void {
     },
     async (request) => accounts.register(request.body.email, request.body.password),
   );
+}
 
+function registerLoginRoute(app: App, { accounts, csrf, secureCookies }: AccountsRouteDeps): void {
   app.post(
     '/api/auth/login',
     {
@@ -102,7 +112,9 @@ export function registerAccountRoutes(app: App, deps: AccountsRouteDeps): void {
       return answerWithSession(request, reply, session, secureCookies, csrf);
     },
   );
+}
 
+function registerRefreshRoute(app: App, { accounts, csrf, secureCookies }: AccountsRouteDeps): void {
   app.post(
     '/api/auth/refresh',
     {
@@ -136,7 +148,9 @@ export function registerAccountRoutes(app: App, deps: AccountsRouteDeps): void {
       return answerWithSession(request, reply, session, secureCookies, csrf);
     },
   );
+}
 
+function registerLogoutRoute(app: App, { accounts, secureCookies }: AccountsRouteDeps): void {
   app.post(
     '/api/auth/logout',
     {
@@ -153,7 +167,9 @@ export function registerAccountRoutes(app: App, deps: AccountsRouteDeps): void {
       return { status: 'logged_out' as const };
     },
   );
+}
 
+function registerMeRoute(app: App, { accounts }: AccountsRouteDeps): void {
   app.get(
     '/api/auth/me',
     {
@@ -169,7 +185,9 @@ export function registerAccountRoutes(app: App, deps: AccountsRouteDeps): void {
     },
     async (request) => accounts.me(requireUser(request.principal).userId),
   );
+}
 
+function registerAdminPatchRoute(app: App, { accounts }: AccountsRouteDeps): void {
   app.patch(
     '/api/admin/users/:id',
     {

@@ -21,12 +21,19 @@ import {
 const PAYLOAD_NOTE =
   'Each firing is POSTed as JSON `{event: "alert.fired", alert_id, firing_id, type, universe_id, message, fired_at, details}` with `X-Svc-Timestamp` (unix seconds) and `X-Svc-Signature: sha256=<hex HMAC-SHA256(secret, timestamp + "." + raw body)>`; 10 s timeout; a 2xx delivers, 408/429/5xx/timeouts retry (1 min doubling to 1 h, for 24 h after the firing), other 4xx fail at once.';
 
+const tags = ['webhooks'];
+const access = { auth: 'user' as const };
+
 /** The webhook endpoints; the caller's principal decides whose webhooks they see. */
 export function registerWebhookRoutes(app: App, deps: WebhooksDeps): void {
   for (const schema of webhookSchemas) app.addSchema(schema);
-  const tags = ['webhooks'];
-  const access = { auth: 'user' as const };
+  registerCreateRoute(app, deps);
+  registerListRoute(app, deps);
+  registerDeleteRoute(app, deps);
+  registerDeliveriesRoute(app, deps);
+}
 
+function registerCreateRoute(app: App, deps: WebhooksDeps): void {
   app.post(
     '/api/webhooks',
     {
@@ -44,7 +51,9 @@ export function registerWebhookRoutes(app: App, deps: WebhooksDeps): void {
       return reply.code(201).send(created);
     },
   );
+}
 
+function registerListRoute(app: App, deps: WebhooksDeps): void {
   app.get(
     '/api/webhooks',
     {
@@ -57,7 +66,9 @@ export function registerWebhookRoutes(app: App, deps: WebhooksDeps): void {
     },
     async (request): Promise<WebhookT[]> => listWebhooks(deps, requireUser(request.principal).userId),
   );
+}
 
+function registerDeleteRoute(app: App, deps: WebhooksDeps): void {
   app.delete(
     '/api/webhooks/:id',
     {
@@ -74,7 +85,9 @@ export function registerWebhookRoutes(app: App, deps: WebhooksDeps): void {
       return { status: 'deleted' as const };
     },
   );
+}
 
+function registerDeliveriesRoute(app: App, deps: WebhooksDeps): void {
   app.get(
     '/api/webhooks/:id/deliveries',
     {
