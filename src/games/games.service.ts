@@ -19,7 +19,7 @@ import type { Entitlements, PlanEntitlements, PlanName } from '../plans.js';
 import { findClones } from './clones.service.js';
 import * as forecastRepo from './forecast.repo.js';
 import * as repo from './games.repo.js';
-import type { GameDetailT, MlPredictionT, SearchResultT } from './games.schemas.js';
+import type { GameDetailT, MlPredictionT, SearchQueryT, SearchResultT } from './games.schemas.js';
 
 /**
  * word_similarity from which a game is a fuzzy match. pg_trgm's default (0.6) misses a swapped
@@ -36,11 +36,7 @@ export interface GamesServiceDeps {
   entitlements: Entitlements;
 }
 
-export interface SearchInput {
-  q: string;
-  limit: number;
-  offset: number;
-}
+export type SearchInput = SearchQueryT;
 
 /** A numeric query also names a place or universe id. */
 export function searchId(q: string): number | null {
