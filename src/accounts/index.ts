@@ -19,7 +19,6 @@ import { TokenSigner } from './tokens.js';
 export { AccountsService, type User } from './accounts.service.js';
 export { API_KEY_SCOPES, type ApiKeyScope, ApiKeysService, INGEST_SCOPES } from './api-keys.service.js';
 export { type DemoAccounts, demoEmail, ensureDemoAccounts } from './demo.js';
-export { type KeyLookupLimit, limitKeyLookups } from './key-lookup-throttle.js';
 export { TokenSigner } from './tokens.js';
 
 export interface Accounts {

@@ -7,11 +7,10 @@
  */
 import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { limitKeyLookups } from '../accounts/key-lookup-throttle.js';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { AnonymousPrincipal, Authenticator, Principal } from '../identity.js';
-import type { Kv, RateRule } from '../kv/index.js';
+import { type Kv, limitKeyLookups, type RateRule } from '../kv/index.js';
 import { type Entitlements, type PlanName, planAtLeast } from '../plans.js';
 import { ACCESS_COOKIE } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';

@@ -4,12 +4,12 @@
  * counts answered are final in both modes; the queue only defers the insert into `events`.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { INGEST_SCOPES, limitKeyLookups } from '../accounts/index.js';
+import { INGEST_SCOPES } from '../accounts/index.js';
 import type { Clock } from '../clock.js';
 import type { Db, Tx } from '../db/index.js';
 import { AppError, errors } from '../errors.js';
 import type { Authenticator, KeyPrincipal } from '../identity.js';
-import type { Kv, RateDecision } from '../kv/index.js';
+import { type Kv, limitKeyLookups, type RateDecision } from '../kv/index.js';
 import type { Entitlements } from '../plans.js';
 import {
   type Candidate,

@@ -6,7 +6,7 @@
  * Counters live in the Kv store (shared through Redis).
  */
 import { AppError, errors } from '../errors.js';
-import type { Kv } from '../kv/index.js';
+import type { Kv } from './kv.js';
 
 const WINDOW_MS = 60_000;
 
