@@ -23,6 +23,7 @@ import type {
   TrendingQuery,
   TrendingResponse,
 } from './market.schemas.js';
+import type { Period } from './trend.js';
 import type { BreakoutView, GenresView, OverviewView, TimingView, TrendingView } from './views.service.js';
 
 export interface MarketServiceDeps {
@@ -37,6 +38,15 @@ const RECHECK_MS = 1000;
 
 /** Distinct response shapes kept per view copy (a Studio caller may ask for any limit). */
 const MAX_RENDERED = 256;
+
+/** The stored views by name, as views.service.ts computes and stores them. */
+type Views = { [P in Period as `trending:${P}`]: TrendingView } & {
+  genres: GenresView;
+  timing: TimingView;
+  breakout: BreakoutView;
+  overview: OverviewView;
+};
+type ViewName = keyof Views;
 
 interface StoredView<T> {
   computedAt: Date;
@@ -57,20 +67,21 @@ class ViewCache {
   constructor(private readonly db: Db) {}
 
   /** The view's latest copy (its body as views.service.ts stored it under `name`). */
-  async get<T>(name: string): Promise<Cached<T>> {
+  async get<K extends ViewName>(name: K): Promise<Cached<Views[K]>> {
     const hit = this.entries.get(name);
     const fresh = hit && performance.now() - hit.checkedAt < RECHECK_MS ? hit : await this.refresh(name, hit);
     if (!fresh) throw errors.unavailable('Market data is still being collected; try again in a minute.', 30);
-    return fresh as Cached<T>;
+    // The body is what views.service.ts stored under this name (the database holds only ours).
+    return fresh as Cached<Views[K]>;
   }
 
   /** The JSON of `build(view)`, serialised once per view copy and request shape. */
-  async render<T, R>(
-    name: string,
+  async render<K extends ViewName, R>(
+    name: K,
     shape: string,
-    build: (view: StoredView<T>) => R,
+    build: (view: StoredView<Views[K]>) => R,
   ): Promise<SerialisedBody> {
-    const view = await this.get<T>(name);
+    const view = await this.get(name);
     let json = view.rendered.get(shape);
     if (json === undefined) {
       json = JSON.stringify(build(view));
@@ -115,9 +126,9 @@ export class MarketService {
    */
   async trending(query: TrendingQuery, plan: PlanName): Promise<SerialisedBody> {
     const { period, genre } = query;
-    const name = `trending:${period}`;
+    const name = `trending:${period}` as const;
     if (genre !== undefined && !GENRE_KEYS.includes(genre)) {
-      const view = await this.cache.get<TrendingView>(name);
+      const view = await this.cache.get(name);
       if (!view.body.games.some((g) => g.genre === genre)) {
         throw errors.validation(
           'query.genre',
@@ -127,7 +138,7 @@ export class MarketService {
     }
     const cap = this.deps.entitlements.plans[plan].trendingMax;
     const limit = cap === null ? query.limit : Math.min(query.limit, cap);
-    return this.cache.render(name, `${genre ?? ''}|${limit}`, (view: StoredView<TrendingView>) => {
+    return this.cache.render(name, `${genre ?? ''}|${limit}`, (view) => {
       const games = genre === undefined ? view.body.games : view.body.games.filter((g) => g.genre === genre);
       const body: Static<typeof TrendingResponse> = {
         games: games.slice(0, limit),
@@ -143,7 +154,7 @@ export class MarketService {
   /** GET /api/genre-opportunities: the full table, or the free shape for plans without it. */
   async genreOpportunities(plan: PlanName): Promise<SerialisedBody> {
     const full = this.deps.entitlements.plans[plan].genreOpportunities === 'full';
-    return this.cache.render('genres', full ? 'full' : 'free', (view: StoredView<GenresView>) => {
+    return this.cache.render('genres', full ? 'full' : 'free', (view) => {
       const body: Static<typeof GenreOpportunities> = full
         ? view.body.genres
         : view.body.genres.map(freeShape);
@@ -153,7 +164,7 @@ export class MarketService {
 
   /** GET /api/genre-timing. */
   async timing(): Promise<SerialisedBody> {
-    return this.cache.render('timing', '', (view: StoredView<TimingView>) => {
+    return this.cache.render('timing', '', (view) => {
       const body: Static<typeof TimingResponse> = {
         ...view.body,
         computed_at: view.computedAt.toISOString(),
@@ -164,7 +175,7 @@ export class MarketService {
 
   /** GET /api/breakout-radar. */
   async breakoutRadar(): Promise<SerialisedBody> {
-    return this.cache.render('breakout', '', (view: StoredView<BreakoutView>) => {
+    return this.cache.render('breakout', '', (view) => {
       const body: Static<typeof BreakoutResponse> = {
         ...view.body,
         computed_at: view.computedAt.toISOString(),
@@ -175,7 +186,7 @@ export class MarketService {
 
   /** GET /api/market/overview. */
   async overview(): Promise<SerialisedBody> {
-    return this.cache.render('overview', '', (view: StoredView<OverviewView>) => {
+    return this.cache.render('overview', '', (view) => {
       const body: Static<typeof OverviewResponse> = {
         ...view.body,
         computed_at: view.computedAt.toISOString(),
