@@ -32,9 +32,11 @@ export function variance(xs: readonly number[]): number {
   return s / (xs.length - 1);
 }
 
-export function median(xs: readonly number[]): number {
+export function median(xs: ArrayLike<number>): number {
   if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
+  // A typed array sorts numerically in native code: several times faster than a comparator sort,
+  // which matters for Theil–Sen's ~n²/2 slopes.
+  const s = Float64Array.from(xs).sort();
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
@@ -48,9 +50,9 @@ export function mad(xs: readonly number[], centre = median(xs)): number {
  * The q-quantile (0 ≤ q ≤ 1) by linear interpolation between order statistics (Hyndman–Fan type 7,
  * NumPy's and R's default); NaN for an empty list.
  */
-export function percentile(xs: readonly number[], q: number): number {
+export function percentile(xs: ArrayLike<number>, q: number): number {
   if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
+  const s = Float64Array.from(xs).sort();
   const i = (s.length - 1) * Math.min(1, Math.max(0, q));
   const lo = Math.floor(i);
   return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (i - lo);
@@ -75,14 +77,16 @@ export function studentTwoSidedP(t: number, df: number): number {
 
 /** Theil–Sen slope: the median of pairwise slopes, robust to up to ~29% outliers. O(n²): callers cap n. */
 export function theilSen(ts: readonly number[], ys: readonly number[]): { slope: number; intercept: number } {
-  const slopes: number[] = [];
-  for (let i = 0; i < ts.length; i++) {
-    for (let j = i + 1; j < ts.length; j++) {
+  const n = ts.length;
+  const slopes = new Float64Array((n * (n - 1)) / 2);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
       const dt = ts[j]! - ts[i]!;
-      if (dt !== 0) slopes.push((ys[j]! - ys[i]!) / dt);
+      if (dt !== 0) slopes[k++] = (ys[j]! - ys[i]!) / dt;
     }
   }
-  const slope = slopes.length === 0 ? 0 : median(slopes);
+  const slope = k === 0 ? 0 : median(slopes.subarray(0, k));
   const intercept = median(ys.map((y, i) => y - slope * ts[i]!));
   return { slope, intercept };
 }
