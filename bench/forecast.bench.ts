@@ -8,7 +8,7 @@
 
 import { type DailyValue, forecastSeries } from '../src/games/forecast/index.js';
 import { createSimulatedSource, DEFAULT_SHAPE, type SimulatedSource } from '../src/platform/index.js';
-import { loadRealData } from '../src/platform/simulated/realdata.js';
+import { loadRealData } from '../test/helpers/ccu-realdata.js';
 import {
   addStats,
   type BacktestStats,

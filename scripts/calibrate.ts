@@ -15,8 +15,8 @@ import {
 import { buildCatalogue } from '../src/platform/simulated/catalogue.js';
 import { DEFAULT_SHAPE } from '../src/platform/simulated/defaults.js';
 import { ccuAt } from '../src/platform/simulated/market.js';
-import { loadRealData } from '../src/platform/simulated/realdata.js';
 import type { MarketShape } from '../src/platform/simulated/shape.js';
+import { loadRealData } from '../test/helpers/ccu-realdata.js';
 
 /** A Sunday outside every seasonal window, like the real snapshot's day (Sunday 2024-09-29). */
 const REFERENCE = Date.UTC(2026, 10, 22, 18);

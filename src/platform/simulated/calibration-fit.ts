@@ -18,6 +18,7 @@ import {
   weeklyEffects,
   weeklyProfile,
 } from './calibration.js';
+import type { GameSeries, RealData } from './calibration-data.js';
 import {
   type ChartSizes,
   chartSizes,
@@ -27,7 +28,6 @@ import {
   visitsPerCcuDay,
   voteRatios,
 } from './calibration-market.js';
-import type { GameSeries, RealData } from './realdata.js';
 
 /** Below this median CCU, zeros and counting noise swamp the cycles (most of the small 4-hourly games). */
 export const MIN_MEDIAN_CCU = 20;

@@ -19,9 +19,9 @@ import {
   median,
   weeklyEffects,
 } from './calibration.js';
+import type { CcuReading, TopGame, VisitsReading } from './calibration-data.js';
 import { buildCatalogue, type GameSpec } from './catalogue.js';
 import { ccuAt } from './market.js';
-import type { CcuReading, TopGame, VisitsReading } from './realdata.js';
 import type { MarketShape } from './shape.js';
 
 export interface RankLaw {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type CcuReading, ccuHistoryFile, FILES, loadRealData } from '../../../test/helpers/ccu-realdata.js';
 import { needsRealdata } from '../../../test/helpers/realdata.js';
 import {
   alignHarmonics,
@@ -29,11 +30,10 @@ import {
 } from './calibration-market.js';
 import { DEFAULT_SHAPE } from './defaults.js';
 import { smoothNoise } from './random.js';
-import { type CcuReading, FILES, loadRealData } from './realdata.js';
 import { createSimulatedSource } from './source.js';
 
-/** The real files the calibration reads (../shared/realdata only: three have no licence to copy them). */
-const REAL = needsRealdata(...Object.values(FILES).map((f) => `ccu-history/${f}`));
+/** The real files the calibration reads (the top-1000 snapshot is copied here; three others have no licence for that). */
+const REAL = needsRealdata(...Object.values(FILES).map(ccuHistoryFile));
 
 const HOUR = 3_600_000;
 const START = Date.UTC(2026, 3, 6); // a Monday

@@ -9,7 +9,7 @@
  * noiseDaily). The method and the numbers are written down in docs/calibration.md.
  */
 import { mean, median } from '../../stats.js';
-import type { CcuReading } from './realdata.js';
+import type { CcuReading } from './calibration-data.js';
 
 /** The stats kit's, re-exported for the calibration scripts and tests that read them from here. */
 export { mean, median };

@@ -1,13 +1,20 @@
 /**
- * Loads the real CCU histories in ../shared/realdata/ccu-history for the calibration. Test and
- * script use only: the files have no licence that allows shipping them, so the product never
- * imports this module (nothing under src/ outside tests does) and the data stay where they are.
+ * Loads the real CCU histories (realdata ccu-history/) for the calibration test, scripts/calibrate.ts
+ * and the forecast bench. Never product code: three of the four files have no licence that allows
+ * shipping them. Each file is found like every other real-data file (test/helpers/realdata.ts): the
+ * repository's copy first, then ../shared/realdata; a test guards itself with `needsRealdata`.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
+import type {
+  CcuReading,
+  GameSeries,
+  RealData,
+  VisitsReading,
+} from '../../src/platform/simulated/calibration-data.js';
+import { realdataFile } from './realdata.js';
 
-/** The repository's sibling folder of real data, resolved from this file (src/platform/simulated/). */
-export const REALDATA_DIR = new URL('../../../../shared/realdata/ccu-history/', import.meta.url);
+export type { CcuReading } from '../../src/platform/simulated/calibration-data.js';
 
 export const FILES = {
   ccu15: 'ccu_15min_3games_2026-07-20_to_2026-08-22__mxvnns-mxf-ccu-log.csv',
@@ -16,42 +23,14 @@ export const FILES = {
   top1000: 'top1000_snapshot_2024-09-29__biggiefats-romonitor.csv',
 } as const;
 
-export interface CcuReading {
-  /** ms since epoch, UTC. */
-  t: number;
-  ccu: number;
+/** The realdata path of one of FILES (for `needsRealdata`). */
+export function ccuHistoryFile(file: string): string {
+  return `ccu-history/${file}`;
 }
 
-export interface GameSeries {
-  id: string;
-  readings: CcuReading[];
-}
-
-export interface VisitsReading {
-  /** UTC midnight of the snapshot's date (the hour of the daily run is not recorded). */
-  day: number;
-  visits: number;
-}
-
-export interface TopGame {
-  rank: number;
-  name: string;
-  ccu: number;
-  visits: number;
-  favourites: number;
-  likes: number;
-  dislikes: number;
-}
-
-export interface RealData {
-  ccu15: GameSeries[];
-  ccu4h: GameSeries[];
-  visitsDaily: Map<string, VisitsReading[]>;
-  top1000: TopGame[];
-}
-
-function rows(dir: URL, file: string): Record<string, string>[] {
-  return parse(readFileSync(new URL(file, dir), 'utf8'), { columns: true, skip_empty_lines: true });
+function rows(file: string): Record<string, string>[] {
+  const text = readFileSync(realdataFile(ccuHistoryFile(file)), 'utf8');
+  return parse(text, { columns: true, skip_empty_lines: true });
 }
 
 /** "609,660" → 609660 (the top-1000 scrape keeps thousands separators). */
@@ -85,9 +64,9 @@ function series(records: Record<string, string>[], timeCol: string): GameSeries[
   return [...byId].map(([id, readings]) => ({ id, readings: readings.sort((a, b) => a.t - b.t) }));
 }
 
-export function loadRealData(dir: URL = REALDATA_DIR): RealData {
+export function loadRealData(): RealData {
   const visitsDaily = new Map<string, VisitsReading[]>();
-  for (const r of rows(dir, FILES.visitsDaily)) {
+  for (const r of rows(FILES.visitsDaily)) {
     const id = r.universeId ?? '';
     if (id === '0' || id === '') continue;
     const list = visitsDaily.get(id) ?? [];
@@ -96,10 +75,10 @@ export function loadRealData(dir: URL = REALDATA_DIR): RealData {
   }
   for (const list of visitsDaily.values()) list.sort((a, b) => a.day - b.day);
   return {
-    ccu15: series(rows(dir, FILES.ccu15), 'ts'),
-    ccu4h: series(rows(dir, FILES.ccu4h), 'snapshot_utc'),
+    ccu15: series(rows(FILES.ccu15), 'ts'),
+    ccu4h: series(rows(FILES.ccu4h), 'snapshot_utc'),
     visitsDaily,
-    top1000: rows(dir, FILES.top1000).map((r) => ({
+    top1000: rows(FILES.top1000).map((r) => ({
       rank: num((r.Rank ?? '').replace('#', '')),
       name: r.Name ?? '',
       ccu: num(r.Active),
