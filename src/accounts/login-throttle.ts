@@ -21,7 +21,7 @@
  * counter only: the account's and the IP's keep slowing whoever else is guessing.
  */
 import { errors } from '../errors.js';
-import type { Kv } from '../kv/index.js';
+import { clearFailures, countFailure, failureCount, type Kv, waitingMs } from '../kv/index.js';
 
 const WINDOW_MS = 15 * 60_000;
 const MAX_DELAY_SEC = 15 * 60;
@@ -47,11 +47,6 @@ export function loginScopes(email: string, ip: string): LoginScopes {
   };
 }
 
-async function waitMs(kv: Kv, scope: ThrottleScope, nowMs: number): Promise<number> {
-  const until = Number(await kv.get(`${scope.key}:until`));
-  return until > nowMs ? until - nowMs : 0;
-}
-
 function refuse(ms: number): never {
   throw errors.rateLimited(ms / 1000, MESSAGE);
 }
@@ -62,25 +57,24 @@ function refuse(ms: number): never {
  */
 export async function assertNotThrottled(kv: Kv, scopes: LoginScopes, nowMs: number): Promise<void> {
   for (const scope of [scopes.pair, scopes.ip]) {
-    const ms = await waitMs(kv, scope, nowMs);
+    const ms = await waitingMs(kv, scope.key, nowMs);
     if (ms > 0) refuse(ms);
   }
-  const accountMs = await waitMs(kv, scopes.account, nowMs);
-  if (accountMs > 0 && Number(await kv.get(`${scopes.pair.key}:n`)) > 0) refuse(accountMs);
+  const accountMs = await waitingMs(kv, scopes.account.key, nowMs);
+  if (accountMs > 0 && (await failureCount(kv, scopes.pair.key)) > 0) refuse(accountMs);
 }
 
 export async function recordFailure(kv: Kv, scopes: LoginScopes, nowMs: number): Promise<void> {
   for (const scope of [scopes.pair, scopes.ip, scopes.account]) {
-    const failures = await kv.incr(`${scope.key}:n`, WINDOW_MS);
-    if (failures > scope.free) {
-      const delaySec = Math.min(MAX_DELAY_SEC, 2 ** Math.min(30, failures - scope.free - 1));
-      await kv.set(`${scope.key}:until`, String(nowMs + delaySec * 1000), delaySec * 1000);
-    }
+    await countFailure(kv, scope.key, nowMs, WINDOW_MS, (failures) =>
+      failures > scope.free
+        ? Math.min(MAX_DELAY_SEC, 2 ** Math.min(30, failures - scope.free - 1)) * 1000
+        : 0,
+    );
   }
 }
 
 /** A successful login clears this client's record on the account (not the account's or the IP's). */
 export async function recordSuccess(kv: Kv, scopes: LoginScopes): Promise<void> {
-  await kv.del(`${scopes.pair.key}:n`);
-  await kv.del(`${scopes.pair.key}:until`);
+  await clearFailures(kv, scopes.pair.key);
 }

@@ -7,6 +7,7 @@ import type { Kv } from './kv.js';
 import { memoryKv } from './memory.js';
 import { redisKv } from './redis.js';
 
+export { clearFailures, countFailure, failureCount, waitingMs } from './failure-wait.js';
 export { type KeyLookupLimit, limitKeyLookups } from './key-lookup-throttle.js';
 export { decide, gcraStep, type Kv, type RateDecision, type RateRule } from './kv.js';
 export { memoryKv } from './memory.js';

@@ -6,6 +6,7 @@
  * Counters live in the Kv store (shared through Redis).
  */
 import { AppError, errors } from '../errors.js';
+import { countFailure, waitingMs } from './failure-wait.js';
 import type { Kv } from './kv.js';
 
 const WINDOW_MS = 60_000;
@@ -28,10 +29,10 @@ export async function limitKeyLookups<T>(
 ): Promise<T> {
   const { kv, perMin, nowMs } = limit;
   const key = `keyfail:ip:${ip}`;
-  const until = Number(await kv.get(`${key}:until`));
-  if (until > nowMs) {
+  const wait = await waitingMs(kv, key, nowMs);
+  if (wait > 0) {
     throw errors.rateLimited(
-      (until - nowMs) / 1000,
+      wait / 1000,
       'Too many requests with an invalid API key from this address; wait before trying again.',
     );
   }
@@ -39,8 +40,7 @@ export async function limitKeyLookups<T>(
     return await lookup();
   } catch (err) {
     if (err instanceof AppError && err.code === 'api_key_invalid') {
-      const failures = await kv.incr(`${key}:n`, WINDOW_MS);
-      if (failures >= perMin) await kv.set(`${key}:until`, String(nowMs + WINDOW_MS), WINDOW_MS);
+      await countFailure(kv, key, nowMs, WINDOW_MS, (failures) => (failures >= perMin ? WINDOW_MS : 0));
     }
     throw err;
   }
