@@ -33,7 +33,8 @@ export type Principal = UserPrincipal | KeyPrincipal | AnonymousPrincipal;
 /** What the auth guard needs from the accounts domain (injected, so http/ does not depend on it). */
 export interface Authenticator {
   accessToken(token: string): Promise<Omit<UserPrincipal, 'kind' | 'via'>>;
-  apiKey(secret: string): Promise<Omit<KeyPrincipal, 'kind'>>;
+  /** The live key behind `secret`, or null when it is unknown or revoked. */
+  apiKey(secret: string): Promise<Omit<KeyPrincipal, 'kind'> | null>;
 }
 
 /** The plan whose data shape a caller gets (anonymous callers see Explorer's). */

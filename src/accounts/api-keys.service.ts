@@ -69,11 +69,11 @@ export class ApiKeysService {
     }
   }
 
-  /** The live key behind a secret, or 401 api_key_invalid. Records when it was last used. */
-  async authenticate(secret: string): Promise<KeyPrincipal> {
-    if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) throw invalidKey();
+  /** The live key behind a secret, or null (unknown or revoked). Records when it was last used. */
+  async find(secret: string): Promise<KeyPrincipal | null> {
+    if (!secret.startsWith(API_KEY_PREFIX) || secret.length > 200) return null;
     const row = await repo.findLiveApiKey(this.deps.db, sha256(secret));
-    if (!row) throw invalidKey();
+    if (!row) return null;
     const now = this.deps.clock.now();
     if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= TOUCH_EVERY_MS) {
       await repo.touchApiKey(this.deps.db, row.id, now);
@@ -82,8 +82,4 @@ export class ApiKeysService {
     const plan = entitledPlan(row.plan, row.subscription_status, row.subscription_status_since, now);
     return { keyId: row.id, userId: row.user_id, teamId: row.team_id, plan, scopes: row.scopes };
   }
-}
-
-function invalidKey() {
-  return errors.apiKeyInvalid();
 }

@@ -36,7 +36,7 @@ export function createAccounts(deps: { db: Db; kv: Kv; clock: Clock; jwtSecret: 
       const s = await accounts.authenticateAccessToken(token);
       return { userId: s.userId, teamId: s.teamId, plan: s.plan, isAdmin: s.isAdmin, sessionId: s.sessionId };
     },
-    apiKey: (secret) => apiKeys.authenticate(secret),
+    apiKey: (secret) => apiKeys.find(secret),
   };
   return { accounts, apiKeys, authenticator };
 }

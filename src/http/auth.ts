@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
 import type { AnonymousPrincipal, Authenticator, Principal } from '../identity.js';
-import { type Kv, limitKeyLookups, type RateRule } from '../kv/index.js';
+import { KEY_LOOKUPS_BLOCKED_DETAIL, type Kv, lookUpKey, type RateRule } from '../kv/index.js';
 import { type Entitlements, type PlanName, planAtLeast } from '../plans.js';
 import { ACCESS_COOKIE } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
@@ -66,8 +66,10 @@ async function identify(request: FastifyRequest, deps: AuthDeps): Promise<Princi
       perMin: deps.entitlements.apiKeyFailuresPerMin,
       nowMs: deps.clock.now().getTime(),
     };
-    const key = await limitKeyLookups(limit, request.ip, () => deps.authenticator.apiKey(apiKey.trim()));
-    return { kind: 'api_key', ...key };
+    const found = await lookUpKey(limit, request.ip, () => deps.authenticator.apiKey(apiKey.trim()));
+    if (found.kind === 'blocked') throw errors.rateLimited(found.retryAfterSec, KEY_LOOKUPS_BLOCKED_DETAIL);
+    if (found.kind === 'unknown') throw errors.apiKeyInvalid();
+    return { kind: 'api_key', ...found.key };
   }
   const cookie = request.cookies[ACCESS_COOKIE];
   if (cookie) return { kind: 'user', via: 'cookie', ...(await deps.authenticator.accessToken(cookie)) };

@@ -1,7 +1,8 @@
 /**
- * SDK ingest: POST /api/sdk/events (key in the body, per-key rate limit, validation, durable
- * per-team dedupe, monthly quota, sync or queued writes) and the recent-events view. Owns the
- * events, event_ids, ingest_usage and player_countries tables. It never logs an API key or a
+ * SDK ingest: POST /api/sdk/events (the pipeline of pipeline.ts: key in the body, per-key rate
+ * limit, validation, durable per-team dedupe, monthly quota, sync or queued writes), the queue and
+ * its writer, and the recent-events view. Owns the events, event_ids, ingest_usage,
+ * ingest_outbox and player_countries tables. It never logs an API key or a
  * payload, and never reads other domains' tables: keys are checked through the accounts
  * authenticator handed in.
  */
@@ -9,37 +10,31 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Entitlements } from '../plans.js';
 import { registerIngestRoutes } from './ingest.routes.js';
 import { ingestSchemas } from './ingest.schemas.js';
-import type { IngestServiceDeps } from './ingest.service.js';
-import { type IngestMode, IngestService } from './ingest.service.js';
-import { JETSTREAM_HIGH_WATER, JetStreamQueue } from './jetstream.js';
+import { IngestService } from './ingest.service.js';
+import { JetStreamQueue } from './jetstream.js';
 import { Partitions } from './partitions.js';
-import { DeferredQueue, type IngestQueue, MemoryQueue } from './queue.js';
+import type { IngestMode, PipelineDeps } from './pipeline.js';
+import { type IngestQueue, OutboxQueue } from './queue.js';
 import { IngestWriter } from './writer.js';
 
 export { EVENTS_USAGE, type EventsCliDeps, eventsCommand } from './events.cli.js';
-export { type IngestMode, IngestService, QUOTA_RETRY_AFTER_SEC, quotaResetDate } from './ingest.service.js';
+export { IngestService } from './ingest.service.js';
 export { type JetStreamOptions, JetStreamQueue } from './jetstream.js';
 export { Partitions } from './partitions.js';
-export {
-  DeferredQueue,
-  type IngestQueue,
-  MemoryQueue,
-  type QueuedBatch,
-  QueueFullError,
-  type QueueMessage,
-} from './queue.js';
+export { type IngestMode, QUOTA_RETRY_AFTER_SEC } from './pipeline.js';
+export { type Claim, type IngestQueue, OutboxQueue, type QueuedBatch } from './queue.js';
+export { quotaResetDate } from './settle.js';
 export { IngestWriter, type WriterDeps } from './writer.js';
 
-/** The service's dependencies, with the queue and partitions built here when not given. */
-export interface IngestDeps extends Omit<IngestServiceDeps, 'queue' | 'partitions' | 'log'> {
-  /** The queue of async mode (default: JetStream when natsUrl is set, else an in-process bounded
-   * memory queue). */
+/** The domain's dependencies; the queue and partitions are built here unless given. */
+export interface IngestDeps extends Omit<PipelineDeps, 'queue' | 'partitions' | 'log'> {
+  /** The queue of async mode (default: JetStream when natsUrl is set, else the outbox table). */
   queue?: IngestQueue;
   natsUrl?: string | undefined;
   /** The JetStream stream (default SVC_INGEST). */
   natsStream?: string;
   mode?: IngestMode;
-  /** How often the in-process writer drains the queue. */
+  /** How often the writer looks for batches. */
   writerIntervalMs?: number;
   log: FastifyBaseLogger;
 }
@@ -50,11 +45,11 @@ export interface IngestRuntime {
   service: IngestService;
   queue: IngestQueue;
   writer: IngestWriter;
-  /** Connects the queue (JetStream: in the background, retrying) and runs the writer and its relay
-   * (the ingest-writer worker of jobs/catalog.ts). */
+  /** Starts the queue (JetStream connects in the background, retrying) and the writer (the
+   * ingest-writer worker of jobs/catalog.ts). */
   start(): void;
-  /** Stops the writer; the memory queue is drained first (it has no one else), JetStream keeps its
-   * messages for the next writer; then the queue is closed. */
+  /** Stops the writer (a move in progress finishes) and closes the queue. Batches not yet stored
+   * wait in the outbox for the next writer. */
   stop(): Promise<void>;
 }
 
@@ -64,42 +59,32 @@ declare module 'fastify' {
   }
 }
 
-/** JetStream, connected in the background (the route ingests synchronously until it is). */
-function jetStreamQueue(url: string, stream: string | undefined, log: FastifyBaseLogger): DeferredQueue {
-  return new DeferredQueue(
-    'jetstream',
-    JETSTREAM_HIGH_WATER,
-    () => JetStreamQueue.connect({ url, ...(stream ? { stream } : {}) }),
-    // Never the URL: it may carry credentials.
-    (err) => log.warn({ code: errorCode(err) }, 'ingest queue (NATS) unreachable; ingesting synchronously'),
-  );
-}
-
 export function createIngest(deps: IngestDeps): IngestRuntime {
   const { log } = deps;
-  const deferred =
-    !deps.queue && deps.natsUrl ? jetStreamQueue(deps.natsUrl, deps.natsStream, log) : undefined;
-  const queue = deps.queue ?? deferred ?? new MemoryQueue();
-  const partitions = new Partitions();
-  const service = new IngestService({ ...deps, queue, partitions, log });
+  const queue =
+    deps.queue ??
+    (deps.natsUrl
+      ? new JetStreamQueue({
+          url: deps.natsUrl,
+          ...(deps.natsStream ? { stream: deps.natsStream } : {}),
+          // Never the URL: it may carry credentials.
+          onConnectError: (err) =>
+            log.warn({ code: errorCode(err) }, 'ingest queue (NATS) unreachable; ingesting synchronously'),
+        })
+      : new OutboxQueue(deps.db));
+  const service = new IngestService({ ...deps, queue, partitions: new Partitions(), log });
   service.mode = deps.mode ?? 'async';
-  const writer = new IngestWriter({ db: deps.db, clock: deps.clock, queue, partitions, log });
+  const writer = new IngestWriter({ db: deps.db, clock: deps.clock, queue, log });
   return {
     service,
     queue,
     writer,
     start() {
-      deferred?.connect();
+      queue.start();
       writer.start(deps.writerIntervalMs);
     },
     async stop() {
       await writer.stop();
-      // JetStream keeps its messages for the next writer; the memory queue has no one else.
-      if (queue.kind === 'memory') {
-        await writer
-          .flush()
-          .catch((err: unknown) => log.error({ code: errorCode(err) }, 'ingest drain failed'));
-      }
       await queue.close();
     },
   };

@@ -14,21 +14,22 @@ import {
   sdkEvents,
   storedEvents,
 } from '../../test/helpers/ingest.js';
+import { systemClock } from '../clock.js';
 import { migrate, openPglite } from '../db/index.js';
-import { insertEvents } from './ingest.repo.js';
+import { insertEvents, moveOutbox } from './ingest.repo.js';
 import { Partitions } from './partitions.js';
-import type { MemoryQueue } from './queue.js';
-import { storeBatches } from './writer.js';
+import { OutboxQueue } from './queue.js';
+import { IngestWriter } from './writer.js';
 
 describe.each(testEngines())('async ingest, countries and recent events (%s)', (engine) => {
   let t: TestApp;
-  let queue: MemoryQueue;
+  let queue: OutboxQueue;
 
   beforeAll(async () => {
     t = await buildTestApp({ engine });
     // The tests drive the writer themselves.
     await t.app.ingest.writer.stop();
-    queue = t.app.ingest.queue as MemoryQueue;
+    queue = t.app.ingest.queue as OutboxQueue;
   });
   afterAll(() => t.close());
   beforeEach(async () => {
@@ -59,37 +60,63 @@ describe.each(testEngines())('async ingest, countries and recent events (%s)', (
     ]);
   });
 
-  it('keeps a batch queued when the write fails, and a batch stored before is not stored again', async () => {
+  it('keeps a batch in the outbox when its move fails, and the next move stores it once', async () => {
     const k = await ingestKey(t);
     await postEvents(t.app, { api_key: k.key, events: sdkEvents(1, 3) });
     await postEvents(t.app, { api_key: k.key, events: sdkEvents(4, 2) });
-    const [stored, failed] = await queue.pull(100);
-    // The first was stored, then the writer crashed before acking: it comes back.
-    await storeBatches({ db: t.testDb.db, partitions: new Partitions() }, [stored!.batch]);
-    await stored!.nack();
-    // The second's write failed: it comes back too.
-    await failed!.nack();
+    // A writer that moved both batches, then crashed before its commit.
+    await expect(
+      t.testDb.db.transaction(async (tx) => {
+        expect(await moveOutbox(tx, { limit: 10 })).toEqual({ batches: 2, events: 5 });
+        throw new Error('the writer died');
+      }),
+    ).rejects.toThrow('the writer died');
     expect(queue.depth()).toBe(5);
-    expect(await t.app.ingest.writer.flush()).toBe(2);
+    expect(await t.app.ingest.writer.flush()).toBe(5);
+    expect(await t.app.ingest.writer.flush()).toBe(0);
     expect((await storedEvents(t, k.teamId)).map((r) => r.event_id)).toEqual(
       sdkEvents(1, 5).map((e) => e.event_id),
     );
   });
 
-  it('keeps each accepted batch in the outbox until stored, and relays a batch whose message was lost', async () => {
+  it('keeps each accepted batch in the outbox until stored: a process started later stores it', async () => {
     const k = await ingestKey(t);
     const outbox = async () => (await t.testDb.db.query('SELECT id FROM ingest_outbox')).rowCount;
     await postEvents(t.app, { api_key: k.key, events: sdkEvents(1, 3) });
     expect(await outbox()).toBe(1);
-    // The process "dies" with the batch in its memory queue: the message is never acked.
-    const lost = await queue.pull(100);
-    expect(lost).toHaveLength(1);
-    expect(await t.app.ingest.writer.relay(new Date())).toBe(0);
-    expect(await t.app.ingest.writer.relay(new Date(Date.now() + 6 * 60_000))).toBe(1);
-    expect(await t.app.ingest.writer.flush()).toBe(3);
+    // This process "dies" with the batch unstored; the next one's queue finds it in the table.
+    const next = new OutboxQueue(t.testDb.db);
+    expect(next.depth()).toBe(0);
+    expect(await next.refreshDepth()).toBe(3);
+    expect(await new IngestWriter({ db: t.testDb.db, clock: systemClock, queue: next }).flush()).toBe(3);
     expect(await outbox()).toBe(0);
     expect(await storedEvents(t, k.teamId)).toHaveLength(3);
-    await lost[0]!.ack();
+    expect(await queue.refreshDepth()).toBe(0);
+  });
+
+  it('lets several writers drain one outbox at once, each batch stored exactly once', async () => {
+    const k = await ingestKey(t);
+    const batches = 40;
+    for (let b = 0; b < batches; b += 1) {
+      await postEvents(t.app, { api_key: k.key, events: sdkEvents(b * 25 + 1, 25) });
+    }
+    // Four "processes", each with its queue and writer, claiming up to 10 batches at a time.
+    const writers = Array.from({ length: 4 }, () => {
+      const q = new OutboxQueue(t.testDb.db);
+      return new IngestWriter({ db: t.testDb.db, clock: systemClock, queue: q });
+    });
+    const stored = await Promise.all(
+      writers.map(async (w) => {
+        let n = 0;
+        for (let moved = await w.writeOnce(); moved !== null; moved = await w.writeOnce()) n += moved;
+        return n;
+      }),
+    );
+    expect(stored.reduce((a, b) => a + b, 0)).toBe(batches * 25);
+    const rows = await storedEvents(t, k.teamId);
+    expect(rows).toHaveLength(batches * 25);
+    expect(new Set(rows.map((r) => r.event_id)).size).toBe(batches * 25);
+    await queue.refreshDepth();
   });
 
   it('falls back to synchronous ingest (200) over the high-water mark or when the queue is down', async () => {

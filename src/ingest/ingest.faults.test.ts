@@ -23,7 +23,7 @@ import {
 } from '../../test/helpers/services.js';
 import type { Db } from '../db/index.js';
 import { JetStreamQueue } from './jetstream.js';
-import { RELAY_AFTER_MS } from './writer.js';
+import { SWEEP_AFTER_MS } from './writer.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const STREAM = 'SVC_INGEST';
@@ -520,7 +520,7 @@ describe.skipIf(!DATABASE_URL || !hasPostgresServer())(
       await cluster?.dispose();
     });
 
-    for (const queue of ['memory', 'jetstream'] as const) {
+    for (const queue of ['outbox', 'jetstream'] as const) {
       it.skipIf(queue === 'jetstream' && !hasNatsServer())(
         `async ingest on the ${queue} queue: every 2xx-acknowledged event is stored once across an immediate and a fast restart`,
         async () => {
@@ -607,13 +607,14 @@ describe.skipIf(!DATABASE_URL || !hasPostgresServer())(
           expect(finals.filter((r) => r.body.accepted + r.body.deduped !== BATCH)).toEqual([]);
 
           // The writer catches up. Batches whose commit succeeded although the request failed (the
-          // answer to COMMIT lost in the crash) were never queued: the relay takes them from the
-          // outbox, after RELAY_AFTER_MS; here time is moved forward once the queue is idle.
+          // answer to COMMIT lost in the crash) were never announced on JetStream: the sweep takes
+          // them from the outbox after SWEEP_AFTER_MS; here time is moved forward once the queue is
+          // idle. (The outbox queue's writers take every row: nothing is left to sweep.)
           const accepted = [...answers, ...finals].reduce((n, a) => n + (is2xx(a) ? a.body.accepted : 0), 0);
           const expected = nextBatch * BATCH;
           const stored = () => count(t.testDb.db, 'SELECT count(*)::int AS n FROM events');
           const outbox = () => count(t.testDb.db, 'SELECT count(*)::int AS n FROM ingest_outbox');
-          let relayed = 0;
+          let swept = 0;
           await settle(
             'the writer to store every event',
             30_000,
@@ -628,10 +629,10 @@ describe.skipIf(!DATABASE_URL || !hasPostgresServer())(
             },
             {
               quietMs: 2_000,
-              // Idle queue, rows left in the outbox: only the relay will ever store them.
+              // Idle queue, rows left in the outbox: only the sweep will ever store them.
               onQuiet: async () => {
-                relayed = await t.app.ingest.writer.relay(new Date(Date.now() + RELAY_AFTER_MS + 60_000));
-                return relayed > 0;
+                swept = await t.app.ingest.writer.sweep(new Date(Date.now() + SWEEP_AFTER_MS + 60_000));
+                return swept > 0;
               },
             },
           );
@@ -648,7 +649,7 @@ describe.skipIf(!DATABASE_URL || !hasPostgresServer())(
               answers: summary(answers),
               retries: summary(retries),
               retriedDeduped,
-              relayed,
+              swept,
               committedThoughRefused,
               maxMs: Math.max(...answers.map((a) => a.ms)),
               causes503,
@@ -661,8 +662,8 @@ describe.skipIf(!DATABASE_URL || !hasPostgresServer())(
           // events its failed request committed, and those are stored too.
           expect(answers.filter((a) => is2xx(a) && a.body.deduped !== 0)).toEqual([]);
           expect(accepted + retriedDeduped).toBe(expected);
-          // The relay was needed for those batches only: the writer stored every batch answered 2xx.
-          expect(relayed).toBeLessThanOrEqual(committedThoughRefused.length);
+          // The sweep was needed for those batches only: the writer stored every batch answered 2xx.
+          expect(swept).toBeLessThanOrEqual(committedThoughRefused.length);
           const check = await storedCheck(t.testDb.db, k.teamId);
           expect(check.rows).toBe(expected);
           expect(check.distinct).toBe(check.rows);

@@ -262,13 +262,10 @@ describe('POST /api/sdk/events never answers 5xx (fuzz)', () => {
     return res;
   }
 
-  /** Acks whatever is queued and empties the outbox. */
+  /** Empties the outbox (the queue). */
   async function discardQueued(): Promise<void> {
-    const queue = t.app.ingest.queue;
-    for (let batch = await queue.pull(100_000); batch.length > 0; batch = await queue.pull(100_000)) {
-      await Promise.all(batch.map((m) => m.ack()));
-    }
     await t.testDb.db.query('DELETE FROM ingest_outbox');
+    await t.app.ingest.queue.refreshDepth();
   }
 
   async function storedCount(): Promise<number> {

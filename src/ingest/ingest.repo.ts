@@ -85,6 +85,12 @@ export async function chargeQuota(
 /** SQLSTATE of svc_charge_ingest_quota when the batch no longer fits. */
 export const QUOTA_RACE_SQLSTATE = 'SVQ01';
 
+/** Whether `err` is the database refusing chargeQuotaAllStatement: concurrent batches took the
+ * room (the transaction was undone). */
+export function isQuotaRace(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === QUOTA_RACE_SQLSTATE;
+}
+
 /** Charges all `wanted` events or none: adds them when the month's usage stays within `quota`,
  * else fails with QUOTA_RACE_SQLSTATE (aborting the transaction). Every batch of a team waits on
  * this row's lock until its transaction ends, so it is sent last, together with the COMMIT
@@ -153,6 +159,9 @@ export async function playerCountries(
 
 const EVENT_COLUMNS =
   'team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id, player_id, session_id, type, payload, country';
+const EVENT_COLUMNS_OF_E = EVENT_COLUMNS.split(', ')
+  .map((c) => `e.${c}`)
+  .join(', ');
 const COPY_EVENTS = `COPY events (${EVENT_COLUMNS}) FROM STDIN`;
 const COPY_SPECIAL = /[\\\t\n\r]/;
 
@@ -197,41 +206,61 @@ export async function createMonthPartition(q: Queryable, year: number, month: nu
   );
 }
 
-/** Keeps accepted batches (their rows as JSON text) until the writer has stored them; returns
- * their ids in the order given. */
-export async function insertOutbox(q: Queryable, parts: readonly string[], now: Date): Promise<number[]> {
+/** Keeps an accepted batch (its rows as JSON text) until a writer moves it into `events`;
+ * returns the row's id. */
+export async function insertOutbox(q: Queryable, rowsJson: string, events: number, now: Date): Promise<number> {
   const r = await q.query<{ id: number }>(
-    `INSERT INTO ingest_outbox (created_at, rows)
-     SELECT $1, p FROM unnest($2::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n
-     RETURNING id`,
-    [now, parts],
+    'INSERT INTO ingest_outbox (created_at, rows, events) VALUES ($1, $2, $3) RETURNING id',
+    [now, rowsJson, events],
   );
-  return r.rows.map((row) => row.id).sort((a, b) => a - b);
+  return Number(r.rows[0]!.id);
 }
 
-/** Deletes the outbox rows of `ids` still there and returns those: the batches this transaction
- * now owns and must store. A batch already stored (by another writer, or by the request's
- * fallback) has no row left, so a redelivered or relayed copy stores nothing. */
-export async function claimOutbox(q: Queryable, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const r = await q.query<{ id: number }>(
-    'DELETE FROM ingest_outbox WHERE id = ANY($1::bigint[]) RETURNING id',
-    [ids],
-  );
-  return new Set(r.rows.map((row) => row.id));
-}
+/** Which outbox batches a writer takes: these ids (a queue message named them), or the oldest
+ * waiting ones (`limit` batches, only those created before `before` when given). Rows another
+ * writer holds are skipped, never waited for. */
+export type OutboxSelection = { ids: readonly number[] } | { limit: number; before?: Date };
 
-/** Batches accepted before `before` and still not stored: their queue message was lost. */
-export async function staleOutbox(
+/**
+ * Moves the selected batches into `events` and deletes their outbox rows, in one statement: the
+ * JSON never leaves the server, and the events of a batch are stored exactly when its row is
+ * deleted (a batch already moved has no row: a redelivered message stores nothing). Run it in a
+ * transaction; the months' partitions exist (the request created them before accepting).
+ */
+export async function moveOutbox(
   q: Queryable,
-  before: Date,
-  limit: number,
-): Promise<{ id: number; rows: string }[]> {
-  const r = await q.query<{ id: number; rows: string }>(
-    'SELECT id, rows FROM ingest_outbox WHERE created_at < $1 ORDER BY id LIMIT $2',
-    [before, limit],
+  selection: OutboxSelection,
+): Promise<{ batches: number; events: number }> {
+  const [where, params]: [string, unknown[]] =
+    'ids' in selection
+      ? ['id = ANY($1::bigint[])', [selection.ids]]
+      : selection.before
+        ? [
+            'id IN (SELECT id FROM ingest_outbox WHERE created_at < $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)',
+            [selection.limit, selection.before],
+          ]
+        : ['id IN (SELECT id FROM ingest_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)', [selection.limit]];
+  if ('ids' in selection && selection.ids.length === 0) return { batches: 0, events: 0 };
+  const r = await q.query<{ batches: number; events: number }>(
+    `WITH claimed AS (
+       DELETE FROM ingest_outbox WHERE ${where} RETURNING rows
+     ), stored AS (
+       INSERT INTO events (${EVENT_COLUMNS})
+       SELECT ${EVENT_COLUMNS_OF_E}
+         FROM claimed, json_populate_recordset(NULL::events, claimed.rows::json) AS e
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM claimed)::int AS batches, (SELECT count(*) FROM stored)::int AS events`,
+    params,
   );
-  return r.rows;
+  const row = r.rows[0]!;
+  return { batches: Number(row.batches), events: Number(row.events) };
+}
+
+/** Events waiting in the outbox (the embedded queue's depth). */
+export async function outboxDepth(q: Queryable): Promise<number> {
+  const r = await q.query<{ n: number }>('SELECT COALESCE(sum(events), 0)::int AS n FROM ingest_outbox');
+  return Number(r.rows[0]!.n);
 }
 
 export interface RecentEventRow {

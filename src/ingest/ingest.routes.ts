@@ -8,9 +8,10 @@ import { createGunzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../errors.js';
 import { type App, errorResponses } from '../http/index.js';
-import type { RateDecision } from '../kv/index.js';
-import { IngestBody, MAX_BATCH, type RecentEventsBody, RecentQuery } from './ingest.schemas.js';
+import { KEY_LOOKUPS_BLOCKED_DETAIL } from '../kv/index.js';
+import { IngestBody, type RecentEventsBody, RecentQuery } from './ingest.schemas.js';
 import type { IngestService } from './ingest.service.js';
+import type { IngestResult, Rejection, RetryLater } from './pipeline.js';
 import { toRecentEvent } from './recent.js';
 
 const tags = ['sdk'];
@@ -58,17 +59,6 @@ function inflate(request: FastifyRequest, payload: Readable): Readable {
   return out;
 }
 
-function rateHeaders(reply: FastifyReply, d: RateDecision, burst: number, perSecond: number): void {
-  // Same draft-ietf-httpapi-ratelimit-headers style as the read API: q requests per w seconds is the
-  // bucket (burst refilled in burst / perSecond seconds), then the current state.
-  reply.header('RateLimit-Policy', `"ingest";q=${burst};w=${Math.ceil(burst / perSecond)}`);
-  reply.header('RateLimit', `"ingest";r=${d.remaining};t=${d.resetSec}`);
-}
-
-function bodyField(body: unknown, name: string): unknown {
-  return body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-}
-
 function sdkVersion(request: FastifyRequest): string | null {
   const v = request.headers['x-svc-sdk-version'];
   return typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, SDK_VERSION_MAX) : null;
@@ -84,36 +74,58 @@ export function registerIngestRoutes(app: App, service: IngestService, opts: Ing
   registerRecentRoute(app, service);
 }
 
-/** The checks in the order a caller should meet them: key (401/403), rate (429), batch (413/422). */
-async function handleIngest(
-  service: IngestService,
-  opts: IngestRouteOptions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-) {
-  const body: unknown = request.body;
-  const apiKey = bodyField(body, 'api_key');
-  if (apiKey === undefined || apiKey === null || apiKey === '') throw errors.apiKeyMissing();
-  if (typeof apiKey !== 'string') throw errors.apiKeyInvalid();
-  const key = await service.authenticate(apiKey, request.ip);
-  const decision = await service.rateLimit(key);
-  rateHeaders(reply, decision, opts.ingestBurst, opts.ingestPerSecond);
-  if (!decision.allowed) throw errors.rateLimited(decision.retryAfterSec);
-  const events = bodyField(body, 'events');
-  if (Array.isArray(events) && events.length > MAX_BATCH) {
-    throw new AppError(413, 'batch_too_large', `A batch carries at most ${MAX_BATCH} events.`);
+/** The pipeline's result as HTTP: the counts (202 async, 200 sync), or the error it names. */
+function send(reply: FastifyReply, result: IngestResult, opts: IngestRouteOptions) {
+  if (result.rate) {
+    // Same draft-ietf-httpapi-ratelimit-headers style as the read API: q requests per w seconds
+    // is the bucket (burst refilled in burst / perSecond seconds), then the current state.
+    const { ingestBurst: burst, ingestPerSecond: perSecond } = opts;
+    reply.header('RateLimit-Policy', `"ingest";q=${burst};w=${Math.ceil(burst / perSecond)}`);
+    reply.header('RateLimit', `"ingest";r=${result.rate.remaining};t=${result.rate.resetSec}`);
   }
-  if (request.validationError) throw request.validationError;
-  const outcome = await service.ingest(key, events as unknown[], sdkVersion(request));
-  reply.header('X-Svc-Ingest-Mode', outcome.mode);
-  return reply.code(outcome.mode === 'async' ? 202 : 200).send(outcome.counts);
+  if (result.outcome === 'stored') {
+    reply.header('X-Svc-Ingest-Mode', result.mode);
+    return reply.code(result.mode === 'async' ? 202 : 200).send(result.counts);
+  }
+  throw result.outcome === 'rejected' ? rejection(result.reason) : retryLater(result.reason);
+}
+
+function rejection(reason: Rejection): Error {
+  switch (reason.code) {
+    case 'api_key_missing':
+      return errors.apiKeyMissing();
+    case 'api_key_invalid':
+      return errors.apiKeyInvalid();
+    case 'insufficient_scope':
+      return errors.insufficientScope('This API key has no ingest scope (sdk:ingest or ingest:telemetry).');
+    case 'batch_too_large':
+      return new AppError(413, 'batch_too_large', `A batch carries at most ${reason.max} events.`);
+    case 'validation_failed':
+      return reason.error;
+  }
+}
+
+function retryLater(reason: RetryLater): AppError {
+  switch (reason.code) {
+    case 'key_lookups_blocked':
+      return errors.rateLimited(reason.afterSec, KEY_LOOKUPS_BLOCKED_DETAIL);
+    case 'rate_limited':
+      return errors.rateLimited(reason.afterSec);
+    case 'quota_exceeded':
+      return new AppError(
+        503,
+        'quota_exceeded',
+        `The team's monthly quota of ${reason.quota} SDK events is used up; it resets on ${reason.resetsOn} (UTC).`,
+        { headers: { 'Retry-After': String(reason.afterSec) } },
+      );
+  }
 }
 
 function registerIngestRoute(app: App, service: IngestService, opts: IngestRouteOptions): void {
   app.post(
     '/api/sdk/events',
     {
-      // The body is checked in the handler so the key is looked at before the batch (401 before 422).
+      // The body's schema verdict goes to the pipeline, which looks at the key first (401 before 422).
       attachValidation: true,
       // Each event is checked for NUL on its own (rejected, not the batch): no NUL guard here.
       config: { checksOwnInput: true },
@@ -130,7 +142,17 @@ function registerIngestRoute(app: App, service: IngestService, opts: IngestRoute
         },
       },
     },
-    (request, reply) => handleIngest(service, opts, request, reply),
+    async (request, reply) =>
+      send(
+        reply,
+        await service.ingest({
+          body: request.body,
+          schemaError: request.validationError,
+          ip: request.ip,
+          sdkVersion: sdkVersion(request),
+        }),
+        opts,
+      ),
   );
 }
 

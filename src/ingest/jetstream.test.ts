@@ -6,11 +6,10 @@ import { migratedDb, type TestDb } from '../../test/helpers/db.js';
 import { eventRow, ingestKey, postEvents, sdkEvents, storedEvents } from '../../test/helpers/ingest.js';
 import { systemClock } from '../clock.js';
 import { type EventRow, insertOutbox } from './ingest.repo.js';
-import { outboxParts } from './ingest.service.js';
-import { JetStreamQueue } from './jetstream.js';
+import { decodeBatch, encodeBatch, JetStreamQueue } from './jetstream.js';
 import { Partitions } from './partitions.js';
-import type { DeferredQueue, QueuedBatch } from './queue.js';
-import { IngestWriter, storeBatches } from './writer.js';
+import type { QueuedBatch } from './queue.js';
+import { IngestWriter, storeOutbox } from './writer.js';
 
 const NATS_URL = process.env.NATS_URL;
 
@@ -42,29 +41,31 @@ describe.skipIf(!NATS_URL)('JetStream ingest queue', () => {
 
   /** Batches in the outbox (as the request leaves them), ready to publish. */
   async function outboxed(...batches: EventRow[][]): Promise<QueuedBatch[]> {
-    const ids = await insertOutbox(
+    await new Partitions().ensure(
       t.db,
-      batches.map((rows) => JSON.stringify(rows)),
-      new Date(),
+      batches.flat().map((r) => r.ts),
     );
-    return batches.map((rows, i) => ({ rows, outboxId: ids[i]! }));
+    const out: QueuedBatch[] = [];
+    for (const rows of batches) {
+      const outboxId = await insertOutbox(t.db, JSON.stringify(rows), rows.length, new Date());
+      out.push({ outboxId, events: rows.length });
+    }
+    return out;
   }
 
-  it('redelivers a nacked batch, and the writer stores it once even when it was stored before', async () => {
+  it('redelivers a batch whose move failed, and a batch moved before is not stored again', async () => {
     const [b1, b2] = await outboxed([eventRow(1), eventRow(2)], [eventRow(3)]);
     await queue.publish(b1!);
     await queue.publish(b2!);
     expect(await queue.refreshDepth()).toBe(2);
-    const [first, second] = await queue.pull(5_000);
-    expect(first!.batch).toEqual(b1);
-    // A writer that stored the first batch, then died before acking either.
-    const partitions = new Partitions();
-    expect(await storeBatches({ db: t.db, partitions }, [first!.batch])).toBe(2);
-    await first!.nack();
-    await second!.nack();
+    const claim = await queue.next(5_000);
+    expect(claim!.selection).toEqual({ ids: [b1!.outboxId, b2!.outboxId] });
+    // A writer that moved the first batch, then died before acking either.
+    expect(await storeOutbox(t.db, { ids: [b1!.outboxId] })).toEqual({ batches: 1, events: 2 });
+    await claim!.retry();
     expect(await queue.refreshDepth()).toBe(2);
-    const writer = new IngestWriter({ db: t.db, clock: systemClock, queue, partitions });
-    // The nacks asked for redelivery after 1 s; the first batch's outbox row is gone: skipped.
+    const writer = new IngestWriter({ db: t.db, clock: systemClock, queue });
+    // The retry asked for redelivery after 1 s; the first batch's outbox row is gone: skipped.
     await new Promise((r) => setTimeout(r, 1_200));
     expect(await writer.flush()).toBe(1);
     expect(await queue.refreshDepth()).toBe(0);
@@ -73,22 +74,10 @@ describe.skipIf(!NATS_URL)('JetStream ingest queue', () => {
     expect((await t.db.query('SELECT 1 FROM ingest_outbox')).rowCount).toBe(0);
   });
 
-  it('carries batches split to fit the server, and refuses a message over its max_payload', async () => {
-    const big = (n: number) => ({ ...eventRow(n), payload: { level: n, blob: 'x'.repeat(600_000) } });
-    const parts = outboxParts([big(10), big(11), big(12)]);
-    expect(parts.map((p) => p.rows.map((r) => r.event_id))).toEqual([
-      ['evt-00000010'],
-      ['evt-00000011'],
-      ['evt-00000012'],
-    ]);
-    for (const [i, p] of parts.entries())
-      await queue.publish({ rows: p.rows, outboxId: 100 + i, encodedRows: p.json });
-    const messages = await queue.pull(5_000);
-    expect(messages.map((m) => [m.batch.outboxId, m.batch.rows[0]!.payload])).toEqual(
-      parts.map((p, i) => [100 + i, p.rows[0]!.payload]),
-    );
-    for (const m of messages) await m.ack();
-    await expect(queue.publish({ rows: [big(13), big(14)], outboxId: 200 })).rejects.toThrow(/max_payload/);
+  it('announces a batch with its outbox id and event count only: the rows stay in the outbox', () => {
+    const wire = encodeBatch({ outboxId: 123_456_789, events: 500 });
+    expect(new TextDecoder().decode(wire)).toBe('{"outboxId":123456789,"events":500}');
+    expect(decodeBatch(wire)).toEqual({ outboxId: 123_456_789, events: 500 });
   });
 });
 
@@ -98,8 +87,8 @@ describe.skipIf(!NATS_URL)('POST /api/sdk/events with NATS_URL', () => {
   beforeAll(async () => {
     t = await buildTestApp({ env: { NATS_URL: NATS_URL! } });
     await t.app.ingest.writer.stop();
-    const queue = t.app.ingest.queue as DeferredQueue;
-    for (let i = 0; i < 50 && !queue.connected; i += 1) await new Promise((r) => setTimeout(r, 100));
+    const queue = t.app.ingest.queue;
+    for (let i = 0; i < 50 && !queue.healthy(); i += 1) await new Promise((r) => setTimeout(r, 100));
     // The tests' NATS is a test server: drop batches other runs left in the default stream.
     await withJsm((jsm) => jsm.streams.purge('SVC_INGEST'));
   });

@@ -1,9 +1,13 @@
 /**
- * The ingest queue on NATS JetStream (NATS_URL): a file-backed work-queue stream, so a batch
- * acknowledged with 202 survives a crash of any process, and a durable pull consumer shared by
- * every writer (serve and worker processes compete for messages). Messages are removed when the
- * writer acks them after its insert committed; an unacked message is redelivered (ack wait), and
- * the insert is idempotent.
+ * The ingest queue on NATS JetStream (NATS_URL): each batch committed to the outbox is announced
+ * as a small message (its outbox id and event count) on a file-backed work-queue stream, and a
+ * durable pull consumer shared by every writer (serve and worker processes compete for messages)
+ * hands them out. A message is acked after the writer's move committed; an unacked one is
+ * redelivered (ack wait), and moving a batch twice stores nothing twice (queue.ts).
+ *
+ * It connects in the background (start(), retrying every few seconds): until it is connected, and
+ * while the connection is down, it reports itself unhealthy and the route ingests synchronously,
+ * so NATS being away never fails a request or delays start-up.
  */
 import {
   AckPolicy,
@@ -16,7 +20,7 @@ import {
   StorageType,
 } from 'nats';
 import { MAX_BATCH } from './ingest.schemas.js';
-import type { IngestQueue, QueuedBatch, QueueMessage } from './queue.js';
+import type { Claim, IngestQueue, QueuedBatch } from './queue.js';
 
 export interface JetStreamOptions {
   url: string;
@@ -26,148 +30,172 @@ export interface JetStreamOptions {
   highWaterMark?: number;
   /** How long a pulled message may stay unacked before it is redelivered. */
   ackWaitMs?: number;
+  /** Told of each failed connection attempt (never with the URL: it may carry credentials). */
+  onConnectError?: (err: unknown) => void;
+  retryMs?: number;
 }
 
 export const JETSTREAM_HIGH_WATER = 10_000;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The wire form of a batch: its outbox id and rows, reusing the rows' JSON when already made. */
 export function encodeBatch(batch: QueuedBatch): Uint8Array {
-  const rows = batch.encodedRows ?? JSON.stringify(batch.rows);
-  return encoder.encode(`{"outboxId":${batch.outboxId},"rows":${rows}}`);
+  return encoder.encode(JSON.stringify({ outboxId: batch.outboxId, events: batch.events }));
 }
 
 export function decodeBatch(data: Uint8Array): QueuedBatch {
-  return JSON.parse(decoder.decode(data)) as QueuedBatch;
+  const m = JSON.parse(decoder.decode(data)) as Partial<QueuedBatch>;
+  return { outboxId: Number(m.outboxId), events: Number(m.events ?? 0) };
 }
-const DEPTH_REFRESH_MS = 1_000;
+
+interface Connection {
+  nc: NatsConnection;
+  js: JetStreamClient;
+}
 
 export class JetStreamQueue implements IngestQueue {
   readonly kind = 'jetstream' as const;
   readonly highWaterMark: number;
-  private connected = true;
+  private readonly names: { stream: string; subject: string; durable: string };
+  private conn: Connection | undefined;
+  private up = false;
   private pending = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
 
-  private constructor(
-    private readonly nc: NatsConnection,
-    private readonly js: JetStreamClient,
-    private readonly names: { stream: string; subject: string; durable: string },
-    highWaterMark: number,
-  ) {
-    this.highWaterMark = highWaterMark;
+  constructor(private readonly options: JetStreamOptions) {
+    const stream = options.stream ?? 'SVC_INGEST';
+    this.names = { stream, subject: `${stream}.events`, durable: `${stream}_writer` };
+    this.highWaterMark = options.highWaterMark ?? JETSTREAM_HIGH_WATER;
+  }
+
+  /** Connects now (tests, tools); rejects when NATS cannot be reached. */
+  static async connect(options: JetStreamOptions): Promise<JetStreamQueue> {
+    const queue = new JetStreamQueue(options);
+    queue.attach(await queue.open());
+    return queue;
+  }
+
+  /** Starts connecting in the background (again every retryMs until it works). */
+  start(): void {
+    if (this.conn || this.closed || this.retry) return;
+    this.open().then(
+      (conn) => {
+        if (this.closed) void conn.nc.close();
+        else this.attach(conn);
+      },
+      (err: unknown) => {
+        this.options.onConnectError?.(err);
+        if (this.closed) return;
+        this.retry = setTimeout(() => {
+          this.retry = undefined;
+          this.start();
+        }, this.options.retryMs ?? 5_000);
+        this.retry.unref();
+      },
+    );
   }
 
   /** Connects and makes sure the stream and its consumer exist (idempotent across processes). */
-  static async connect(options: JetStreamOptions): Promise<JetStreamQueue> {
-    const stream = options.stream ?? 'SVC_INGEST';
-    const names = { stream, subject: `${stream}.events`, durable: `${stream}_writer` };
-    const nc = await connect({ servers: options.url, maxReconnectAttempts: -1, name: 'svc-ingest' });
+  private async open(): Promise<Connection> {
+    const { stream, subject, durable } = this.names;
+    const nc = await connect({ servers: this.options.url, maxReconnectAttempts: -1, name: 'svc-ingest' });
     try {
       const jsm = await nc.jetstreamManager();
       await jsm.streams.add({
         name: stream,
-        subjects: [names.subject],
+        subjects: [subject],
         storage: StorageType.File,
         retention: RetentionPolicy.Workqueue,
         discard: DiscardPolicy.New,
       });
       // Created once: adding it again would reset what an operator (or a test) set on it.
-      const exists = await jsm.consumers.info(stream, names.durable).then(
+      const exists = await jsm.consumers.info(stream, durable).then(
         () => true,
         () => false,
       );
       if (!exists) {
         await jsm.consumers.add(stream, {
-          durable_name: names.durable,
+          durable_name: durable,
           ack_policy: AckPolicy.Explicit,
-          ack_wait: (options.ackWaitMs ?? 30_000) * 1_000_000,
+          ack_wait: (this.options.ackWaitMs ?? 30_000) * 1_000_000,
         });
       }
     } catch (err) {
       await nc.close();
       throw err;
     }
-    const queue = new JetStreamQueue(
-      nc,
-      nc.jetstream(),
-      names,
-      options.highWaterMark ?? JETSTREAM_HIGH_WATER,
-    );
-    queue.watch();
-    return queue;
+    return { nc, js: nc.jetstream() };
   }
 
-  /** Follows the connection (healthy or not) and the queue depth in the background. */
-  private watch(): void {
+  /** Follows the connection (healthy or not) in the background. */
+  private attach(conn: Connection): void {
+    this.conn = conn;
+    this.up = true;
     void (async () => {
-      for await (const s of this.nc.status()) {
-        if (s.type === 'disconnect') this.connected = false;
-        if (s.type === 'reconnect') this.connected = true;
+      for await (const s of conn.nc.status()) {
+        if (s.type === 'disconnect') this.up = false;
+        if (s.type === 'reconnect') this.up = true;
       }
     })();
-    this.timer = setInterval(() => void this.refreshDepth().catch(() => {}), DEPTH_REFRESH_MS);
-    this.timer.unref();
   }
 
   /** Batches waiting or pulled but not yet acked, as the server counts them. */
   async refreshDepth(): Promise<number> {
-    const c = await this.js.consumers.get(this.names.stream, this.names.durable);
+    if (!this.conn) return this.pending;
+    const c = await this.conn.js.consumers.get(this.names.stream, this.names.durable);
     const info = await c.info();
     this.pending = info.num_pending + info.num_ack_pending;
     return this.pending;
   }
 
   async publish(batch: QueuedBatch): Promise<void> {
-    const data = encodeBatch(batch);
-    // The service splits batches so each fits (MAX_MESSAGE_BYTES); a server configured with a
-    // smaller max_payload refuses them, and the service then stores them synchronously.
-    const max = this.nc.info?.max_payload ?? 1024 * 1024;
-    if (data.length > max) throw new Error(`an ingest batch of ${data.length} bytes exceeds max_payload`);
-    // Resolves on the stream's ack: the batch is on disk on the server.
-    await this.js.publish(this.names.subject, data);
+    if (!this.conn) throw new Error('the ingest queue is not connected');
+    // Resolves on the stream's ack: the message is on disk on the server.
+    await this.conn.js.publish(this.names.subject, encodeBatch(batch));
     this.pending += 1;
   }
 
-  /** In messages (batches of at most 500 events), from the last refresh. */
+  /** In messages (batches of at most 500 events), as last known. */
   depth(): number {
     return this.pending;
   }
 
   healthy(): boolean {
-    return this.connected && !this.nc.isClosed();
+    return this.up && this.conn !== undefined && !this.conn.nc.isClosed();
   }
 
-  async pull(maxEvents: number): Promise<QueueMessage[]> {
-    const c = await this.js.consumers.get(this.names.stream, this.names.durable);
+  async next(maxEvents: number): Promise<Claim | null> {
+    if (!this.conn) return null;
+    const c = await this.conn.js.consumers.get(this.names.stream, this.names.durable);
     const info = await c.info();
     // Nacked messages awaiting redelivery count as ack-pending, not pending. Ack-pending ones held
     // by another writer make this fetch wait out `expires` for nothing: a 1 s cost, only then.
     const waiting = info.num_pending + info.num_ack_pending;
-    if (waiting === 0) return [];
+    if (waiting === 0) return null;
     const max = Math.min(waiting, Math.max(1, Math.floor(maxEvents / MAX_BATCH)));
-    const taken: QueueMessage[] = [];
+    const taken: JsMsg[] = [];
     for await (const m of await c.fetch({ max_messages: max, expires: 1_000 })) {
-      taken.push(message(m));
+      taken.push(m);
       if (taken.length >= max) break;
     }
-    return taken;
+    if (taken.length === 0) return null;
+    return {
+      selection: { ids: taken.map((m) => decodeBatch(m.data).outboxId) },
+      // Waits for the server's confirmation: only then is the message gone for good.
+      done: async () => {
+        await Promise.all(taken.map((m) => m.ackAck()));
+      },
+      retry: async () => {
+        for (const m of taken) m.nak(1_000);
+      },
+    };
   }
 
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    if (!this.nc.isClosed()) await this.nc.drain();
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const nc = this.conn?.nc;
+    if (nc && !nc.isClosed()) await nc.drain();
   }
-}
-
-function message(m: JsMsg): QueueMessage {
-  return {
-    batch: decodeBatch(m.data),
-    ack: async () => {
-      // Waits for the server's confirmation: only then is the batch gone for good.
-      await m.ackAck();
-    },
-    nack: async () => m.nak(1_000),
-  };
 }

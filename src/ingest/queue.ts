@@ -1,193 +1,115 @@
 /**
- * The ingest queue between the request (validated, deduped, quota charged, committed) and the
- * writer (inserts into `events`). An interface so a NATS JetStream implementation can replace the
- * in-process one; the contract is at-least-once: a message is removed only when acked, and the
- * writer stores a batch only while claiming its outbox row, so redelivery stores nothing twice.
+ * The ingest queue between the request (validated, deduped, quota charged, its batch committed to
+ * the `ingest_outbox` table) and the writer (moves batches into `events`). Two kinds:
+ *
+ * - `outbox` (embedded, no NATS_URL): the outbox table itself is the queue. Writers claim its
+ *   oldest rows with FOR UPDATE SKIP LOCKED, so any number of serve and worker processes on one
+ *   database share it, and a crash loses nothing: a claim that did not commit leaves the rows.
+ * - `jetstream` (NATS_URL, jetstream.ts): each committed batch is also announced on a JetStream
+ *   work queue, which spreads the batches over the writers of many processes.
+ *
+ * Either way a batch is stored exactly when its outbox row is deleted (repo.moveOutbox), so a
+ * message delivered twice, or a batch stored by another path first, stores nothing twice.
  */
-import type { EventRow } from './ingest.repo.js';
+import type { Db } from '../db/index.js';
+import { type OutboxSelection, outboxDepth } from './ingest.repo.js';
 
+/** An accepted batch, committed to the outbox: what is announced to the writers. */
 export interface QueuedBatch {
-  rows: EventRow[];
-  /** The batch's ingest_outbox row: the writer stores the rows in the transaction that deletes it,
-   * and stores nothing when it is already gone (the batch was stored before). */
   outboxId: number;
-  /** `rows` as JSON, when already encoded (the outbox's copy): saves encoding them again. */
-  encodedRows?: string;
+  events: number;
 }
 
-export interface QueueMessage {
-  readonly batch: QueuedBatch;
-  /** The batch is stored: remove it for good. */
-  ack(): Promise<void>;
-  /** The batch could not be stored: deliver it again later. */
-  nack(): Promise<void>;
+/** Batches a writer was handed: it moves `selection` in a transaction, then says how it went. */
+export interface Claim {
+  readonly selection: OutboxSelection;
+  /** The move committed (`moved` is what it stored): forget the batches for good. */
+  done(moved: { batches: number; events: number }): Promise<void>;
+  /** The move failed: hand the batches out again later. */
+  retry(): Promise<void>;
 }
 
 export interface IngestQueue {
-  readonly kind: 'memory' | 'jetstream';
-  /** Resolves once the batch is in the queue; rejects when it is full or unreachable. */
-  publish(batch: QueuedBatch): Promise<void>;
-  /** Events waiting or being written. */
-  depth(): number;
+  readonly kind: 'outbox' | 'jetstream';
   /** Over this depth the route stops queueing and ingests synchronously (backpressure). */
   readonly highWaterMark: number;
-  /** Whether publishing can be expected to succeed (false: the route goes synchronous). */
+  /** What waits to be written (outbox: events; JetStream: messages), as last known. */
+  depth(): number;
+  /** Whether batches can be queued now (false: the route goes synchronous). */
   healthy(): boolean;
-  /** Up to `maxEvents` events' worth of messages (at least one message when any is waiting). */
-  pull(maxEvents: number): Promise<QueueMessage[]>;
+  /** After the batch's outbox row committed: tells the writers (rejects when the queue is down). */
+  publish(batch: QueuedBatch): Promise<void>;
+  /** Up to `maxEvents` events' worth of batches to move, or null when nothing waits. */
+  next(maxEvents: number): Promise<Claim | null>;
+  /** Reads the depth from where the batches wait (the writer does, every second). */
+  refreshDepth(): Promise<number>;
+  /** Starts what runs in the background (JetStream: connecting). */
+  start(): void;
   close(): Promise<void>;
 }
 
-export class QueueFullError extends Error {
-  constructor() {
-    super('the ingest queue is full');
-    this.name = 'QueueFullError';
-  }
-}
-
-export interface MemoryQueueOptions {
-  /** Hard cap in events; publish rejects above it. */
-  capacity?: number;
-  highWaterMark?: number;
-}
-
-export const MEMORY_QUEUE_CAPACITY = 100_000;
-export const MEMORY_QUEUE_HIGH_WATER = 50_000;
+/** Events per outbox claim, in batches (a batch carries at most 500 events). */
+const EVENTS_PER_BATCH = 500;
+export const OUTBOX_HIGH_WATER = 50_000;
 
 /**
- * Bounded in-process queue (embedded mode). It lives in this process's memory: a crash loses the
- * batches not yet written, which is why the server drains it on graceful shutdown and why
- * deployments that cannot accept that window use JetStream (NATS_URL).
+ * The outbox table as the queue. `depth()` counts the events this process queued minus those its
+ * writer moved, corrected from the table by refreshDepth (other processes' batches, rows moved
+ * elsewhere); a reading that raced with a local change is dropped, the next one applies.
  */
-export class MemoryQueue implements IngestQueue {
-  readonly kind = 'memory' as const;
-  readonly capacity: number;
-  highWaterMark: number;
-  private readonly waiting: QueuedBatch[] = [];
-  private inFlight = 0;
-  private queuedEvents = 0;
+export class OutboxQueue implements IngestQueue {
+  readonly kind = 'outbox' as const;
+  highWaterMark = OUTBOX_HIGH_WATER;
+  private events = 0;
+  /** Bumped on every local change: a refresh read before it is stale. */
+  private changes = 0;
   private closed = false;
 
-  constructor(options: MemoryQueueOptions = {}) {
-    this.capacity = options.capacity ?? MEMORY_QUEUE_CAPACITY;
-    this.highWaterMark = options.highWaterMark ?? MEMORY_QUEUE_HIGH_WATER;
-  }
-
-  async publish(batch: QueuedBatch): Promise<void> {
-    if (this.closed) throw new Error('the ingest queue is closed');
-    if (this.depth() + batch.rows.length > this.capacity) throw new QueueFullError();
-    this.waiting.push(batch);
-    this.queuedEvents += batch.rows.length;
-  }
+  constructor(private readonly db: Db) {}
 
   depth(): number {
-    return this.queuedEvents + this.inFlight;
+    return this.events;
   }
 
   healthy(): boolean {
     return !this.closed;
   }
 
-  async pull(maxEvents: number): Promise<QueueMessage[]> {
-    const taken: QueuedBatch[] = [];
-    let events = 0;
-    while (this.waiting.length > 0) {
-      const next = this.waiting[0]!;
-      if (taken.length > 0 && events + next.rows.length > maxEvents) break;
-      this.waiting.shift();
-      taken.push(next);
-      events += next.rows.length;
-    }
-    this.queuedEvents -= events;
-    this.inFlight += events;
-    return taken.map((batch) => this.message(batch));
-  }
-
-  private message(batch: QueuedBatch): QueueMessage {
-    let settled = false;
-    const settle = (requeue: boolean) => {
-      if (settled) return;
-      settled = true;
-      this.inFlight -= batch.rows.length;
-      if (requeue) {
-        this.waiting.unshift(batch);
-        this.queuedEvents += batch.rows.length;
-      }
-    };
-    return {
-      batch,
-      ack: async () => settle(false),
-      nack: async () => settle(true),
-    };
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-  }
-}
-
-/**
- * A queue that is connected in the background (JetStream at start-up, or after the server was
- * down): until it is, it reports itself unhealthy, so the route ingests synchronously instead of
- * failing or delaying start-up.
- */
-export class DeferredQueue implements IngestQueue {
-  private inner: IngestQueue | undefined;
-  private closed = false;
-  private retry: NodeJS.Timeout | undefined;
-
-  constructor(
-    readonly kind: IngestQueue['kind'],
-    readonly highWaterMark: number,
-    private readonly open: () => Promise<IngestQueue>,
-    private readonly onError: (err: unknown) => void = () => {},
-    private readonly retryMs = 5_000,
-  ) {}
-
-  /** Starts connecting (again every retryMs until it works). */
-  connect(): void {
-    if (this.inner || this.closed || this.retry) return;
-    this.open().then(
-      (q) => {
-        if (this.closed) void q.close();
-        else this.inner = q;
-      },
-      (err: unknown) => {
-        this.onError(err);
-        if (this.closed) return;
-        this.retry = setTimeout(() => {
-          this.retry = undefined;
-          this.connect();
-        }, this.retryMs);
-        this.retry.unref();
-      },
-    );
-  }
-
-  get connected(): boolean {
-    return this.inner !== undefined;
-  }
-
   async publish(batch: QueuedBatch): Promise<void> {
-    if (!this.inner) throw new Error('the ingest queue is not connected');
-    await this.inner.publish(batch);
+    if (this.closed) throw new Error('the ingest queue is closed');
+    this.add(batch.events);
   }
 
-  depth(): number {
-    return this.inner?.depth() ?? 0;
+  async next(maxEvents: number): Promise<Claim | null> {
+    if (this.closed) return null;
+    return {
+      selection: { limit: Math.max(1, Math.floor(maxEvents / EVENTS_PER_BATCH)) },
+      done: async (moved) => {
+        // Nothing left to claim: whatever the count said is held by other writers or gone.
+        this.add(moved.batches === 0 ? -this.events : -moved.events);
+      },
+      // The rows are still there (the transaction rolled back): nothing to hand back.
+      retry: async () => {},
+    };
   }
 
-  healthy(): boolean {
-    return this.inner?.healthy() ?? false;
+  /** Reads the depth from the table. */
+  async refreshDepth(): Promise<number> {
+    const seen = this.changes;
+    const n = await outboxDepth(this.db);
+    if (seen === this.changes) this.events = n;
+    return this.events;
   }
 
-  pull(maxEvents: number): Promise<QueueMessage[]> {
-    return this.inner ? this.inner.pull(maxEvents) : Promise.resolve([]);
-  }
+  /** Nothing runs in the background: the writer's tick refreshes the depth. */
+  start(): void {}
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.retry) clearTimeout(this.retry);
-    await this.inner?.close();
+  }
+
+  private add(n: number): void {
+    this.events = Math.max(0, this.events + n);
+    this.changes += 1;
   }
 }

@@ -1,86 +1,70 @@
 /**
- * The queue writer: takes accepted batches off the ingest queue and inserts them into `events`,
- * many batches per COPY, in the transaction that deletes their outbox rows; a batch whose row is
- * already gone was stored before (a redelivery, a relayed copy, the request's own fallback) and is
- * skipped. A message is acked only after that commit; on failure it is nacked and retried, so
- * nothing is lost and nothing is stored twice. The relay re-publishes outbox rows whose message
- * was lost (a crash between commit and publish, or with the memory queue).
+ * The queue writer: takes batches from the ingest queue and moves them from the outbox into
+ * `events` (repo.moveOutbox: one statement per claim, in a transaction). The queue is told after
+ * the commit (a JetStream message is acked then); when the move fails nothing was stored and the
+ * batches are handed out again, so nothing is lost and nothing is stored twice.
+ *
+ * With JetStream, a batch whose message never reached the stream (the process died between the
+ * request's commit and its publish) would wait forever: every minute the writer sweeps outbox rows
+ * older than SWEEP_AFTER_MS into `events` itself. The outbox queue needs no sweep: its writers
+ * take the oldest rows, whoever committed them.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
-import { claimOutbox, type EventRow, insertEvents, staleOutbox } from './ingest.repo.js';
-import type { Partitions } from './partitions.js';
-import type { IngestQueue, QueuedBatch } from './queue.js';
+import { moveOutbox, type OutboxSelection } from './ingest.repo.js';
+import type { IngestQueue } from './queue.js';
 
 export interface WriterDeps {
   db: Db;
   clock: Clock;
   queue: IngestQueue;
-  partitions: Partitions;
   log?: Pick<FastifyBaseLogger, 'error' | 'warn'>;
 }
 
-/** Events per INSERT: large enough to amortise the round trip, small enough to keep one
- * statement's JSON parameter a few MB. */
+/** Events per claim: large enough to amortise the round trip, small enough to keep one
+ * statement's work a few MB. */
 export const WRITE_CHUNK = 5_000;
-/** An outbox row this old is taken as lost by the queue (far above any healthy queue delay). */
-export const RELAY_AFTER_MS = 5 * 60_000;
-const RELAY_EVERY_MS = 60_000;
+/** An outbox row this old is taken as never announced (far above any healthy queue delay). */
+export const SWEEP_AFTER_MS = 5 * 60_000;
+const SWEEP_EVERY_MS = 60_000;
+const SWEEP_BATCHES = 100;
+const DEPTH_EVERY_MS = 1_000;
 
 /** Only the error code: a driver message can quote row values, and payloads are never logged. */
 function code(err: unknown): unknown {
   return (err as { code?: unknown } | null)?.code;
 }
 
-/**
- * Stores the batches whose outbox row this transaction deletes (all of them, unless some were
- * stored before) and returns the events stored. Used by the writer and by the request when the
- * queue refuses a batch it already put in the outbox.
- */
-export async function storeBatches(
-  deps: Pick<WriterDeps, 'db' | 'partitions'>,
-  batches: readonly QueuedBatch[],
-): Promise<number> {
-  await deps.partitions.ensure(
-    deps.db,
-    batches.flatMap((b) => b.rows.map((r) => r.ts)),
-  );
-  return deps.db.transaction(async (tx) => {
-    const owned = await claimOutbox(
-      tx,
-      batches.map((b) => b.outboxId),
-    );
-    const rows = batches.filter((b) => owned.has(b.outboxId)).flatMap((b) => b.rows);
-    await insertEvents(tx, rows);
-    return rows.length;
-  });
+/** Moves the selected outbox batches into `events` in one transaction. */
+export function storeOutbox(db: Db, selection: OutboxSelection): Promise<{ batches: number; events: number }> {
+  return db.transaction((tx) => moveOutbox(tx, selection));
 }
 
 export class IngestWriter {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
-  private lastRelay = 0;
-  private relaying: Promise<unknown> | undefined;
+  private lastSweep = -Infinity;
+  private lastDepth = -Infinity;
+  private background: Promise<unknown> | undefined;
 
   constructor(private readonly deps: WriterDeps) {}
 
-  /** Writes one pull's worth; returns the events written, or null when the queue was empty. */
+  /** Writes one claim's worth; returns the events written, or null when nothing waited. */
   async writeOnce(): Promise<number | null> {
-    const messages = await this.deps.queue.pull(WRITE_CHUNK);
-    if (messages.length === 0) return null;
-    let stored = 0;
+    const claim = await this.deps.queue.next(WRITE_CHUNK);
+    if (!claim) return null;
+    let moved: { batches: number; events: number };
     try {
-      stored = await storeBatches(
-        this.deps,
-        messages.map((m) => m.batch),
-      );
+      moved = await storeOutbox(this.deps.db, claim.selection);
     } catch (err) {
-      await Promise.all(messages.map((m) => m.nack()));
+      await claim.retry();
       throw err;
     }
-    await Promise.all(messages.map((m) => m.ack()));
-    return stored;
+    await claim.done(moved);
+    // A claim of the oldest rows that found none: the outbox is empty (or held by other writers).
+    if ('limit' in claim.selection && moved.batches === 0) return null;
+    return moved.events;
   }
 
   /** Writes until the queue is empty (or a write fails) and returns the events written; one run
@@ -101,29 +85,38 @@ export class IngestWriter {
     }
   }
 
-  /** Re-publishes batches accepted more than RELAY_AFTER_MS before `now` and still not stored. */
-  async relay(now: Date): Promise<number> {
-    if (!this.deps.queue.healthy()) return 0;
-    const stale = await staleOutbox(this.deps.db, new Date(now.getTime() - RELAY_AFTER_MS), 100);
-    for (const b of stale) {
-      await this.deps.queue.publish({
-        rows: JSON.parse(b.rows) as EventRow[],
-        outboxId: b.id,
-        encodedRows: b.rows,
-      });
+  /** Moves batches accepted more than SWEEP_AFTER_MS before `now` and still not stored; returns
+   * how many batches it stored. */
+  async sweep(now: Date): Promise<number> {
+    const before = new Date(now.getTime() - SWEEP_AFTER_MS);
+    let batches = 0;
+    for (;;) {
+      const moved = await storeOutbox(this.deps.db, { limit: SWEEP_BATCHES, before });
+      batches += moved.batches;
+      if (moved.batches < SWEEP_BATCHES) break;
     }
-    if (stale.length > 0)
-      this.deps.log?.warn({ batches: stale.length }, 'ingest relay re-published lost batches');
-    return stale.length;
+    if (batches > 0) this.deps.log?.warn({ batches }, 'ingest sweep stored batches the queue never carried');
+    return batches;
   }
 
   private tick(): void {
-    const now = this.deps.clock.now().getTime();
-    if (now - this.lastRelay >= RELAY_EVERY_MS) {
-      this.lastRelay = now;
-      this.relaying = this.relay(new Date(now)).catch((err: unknown) =>
-        this.deps.log?.error({ code: code(err) }, 'ingest relay failed; will retry'),
-      );
+    // Wall time paces the work (a test's fixed clock must not stop it); the clock dates the sweep.
+    const wall = performance.now();
+    if (!this.background && wall - this.lastDepth >= DEPTH_EVERY_MS) {
+      this.lastDepth = wall;
+      const sweep = this.deps.queue.kind === 'jetstream' && wall - this.lastSweep >= SWEEP_EVERY_MS;
+      if (sweep) this.lastSweep = wall;
+      this.background = Promise.all([
+        sweep
+          ? this.sweep(this.deps.clock.now()).catch((err: unknown) =>
+              this.deps.log?.error({ code: code(err) }, 'ingest sweep failed; will retry'),
+            )
+          : undefined,
+        // An estimate for backpressure: when it cannot be read, the next second tries again.
+        this.deps.queue.refreshDepth().catch(() => {}),
+      ]).finally(() => {
+        this.background = undefined;
+      });
     }
     if (this.deps.queue.depth() === 0) return;
     this.flush().catch((err: unknown) =>
@@ -131,7 +124,8 @@ export class IngestWriter {
     );
   }
 
-  /** Runs the writer every `intervalMs` in this process (and the relay every minute). */
+  /** Runs the writer every `intervalMs` in this process (the depth refresh every second, the
+   * JetStream sweep every minute). */
   start(intervalMs = 200): void {
     if (this.timer) return;
     this.timer = setInterval(() => this.tick(), intervalMs);
@@ -142,7 +136,7 @@ export class IngestWriter {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    await this.relaying;
+    await this.background;
     await this.running?.catch(() => {});
   }
 

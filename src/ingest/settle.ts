@@ -1,0 +1,125 @@
+/**
+ * The pipeline's transactional step: dedupe, charge and write, in one transaction, so the counts
+ * the request answers are final in both modes.
+ *
+ * 1. The batch's event ids go into `event_ids` (per team, ever): ids already there are deduped.
+ * 2. The new events are charged against the team's monthly quota.
+ * 3. Their rows (with countries filled in) go into `events` (sync) or, as one JSON row, into the
+ *    `ingest_outbox` (async; the queue's writer moves them into `events` later).
+ *
+ * Every batch of a team waits on the team's usage row from its charge to its commit. When the
+ * whole batch fits in what is left (`whole`: read without a lock), everything else is written
+ * first and the charge is sent with the COMMIT (Tx.commitWith), so the lock is held for no round
+ * trip; should concurrent batches have taken the room meanwhile, the database refuses the charge,
+ * the transaction is undone and the batch is settled again `exact`ly: the charge comes first and
+ * grants what is left. Both take their locks in one order: event ids, usage, player countries.
+ */
+import type { Db, Tx } from '../db/index.js';
+import {
+  type Candidate,
+  playersNeedingCountry,
+  quotaErrors,
+  type RowContext,
+  sessionCountries,
+  toRows,
+} from './batch.js';
+import * as repo from './ingest.repo.js';
+import { monthOf } from './partitions.js';
+import type { IngestError } from './types.js';
+
+/** Where the accepted rows go: `events` (sync) or the outbox (async). */
+export type Sink = 'events' | 'outbox';
+
+export interface Settled {
+  /** The accepted events' rows, in batch order. */
+  rows: repo.EventRow[];
+  /** Events the quota refused (code quota_exceeded). */
+  errors: IngestError[];
+  deduped: number;
+  /** The outbox row holding `rows` (sink `outbox`, when any row was accepted). */
+  outboxId?: number;
+}
+
+/** Nothing was accepted: the month's quota is used up (nothing is kept of the batch). */
+export interface QuotaUsedUp {
+  quotaUsedUp: true;
+  quota: number;
+}
+
+export interface SettleInput {
+  teamId: number;
+  /** The monthly quota of the team's plan. */
+  quota: number;
+  candidates: readonly Candidate[];
+  ctx: RowContext;
+  sink: Sink;
+}
+
+/** Runs the step: `whole` first, `exact` when concurrent batches took the room. */
+export async function settleBatch(db: Db, input: SettleInput): Promise<Settled | QuotaUsedUp> {
+  const whole = await db
+    .transaction((tx) => settle(tx, input, 'whole'))
+    .then(
+      (settled) => settled,
+      (err: unknown) => (repo.isQuotaRace(err) ? null : Promise.reject(err)),
+    );
+  return whole ?? db.transaction((tx) => settle(tx, input, 'exact'));
+}
+
+async function settle(tx: Tx, input: SettleInput, how: 'whole' | 'exact'): Promise<Settled | QuotaUsedUp> {
+  const { teamId, quota, candidates, ctx } = input;
+  const ids = candidates.map((c) => c.event.event_id).sort();
+  const fresh = ids.length ? await repo.insertEventIds(tx, teamId, ids, ctx.receivedAt) : new Set<string>();
+  const novel = candidates.filter((c) => fresh.has(c.event.event_id));
+  const deduped = candidates.length - novel.length;
+  if (novel.length === 0) return { rows: [], errors: [], deduped };
+  const month = monthOf(ctx.receivedAt);
+  if (how === 'whole' && (await repo.monthUsage(tx, teamId, month)) + novel.length <= quota) {
+    const cached = await repo.playerCountries(tx, teamId, playersNeedingCountry(novel));
+    const rows = toRows(novel, cached, ctx);
+    const outboxId = await write(tx, input, rows);
+    const countries = repo.upsertPlayerCountriesStatement(teamId, sessionCountries(novel), ctx.receivedAt);
+    // Refused (the transaction undone) when concurrent batches took the room: see settleBatch.
+    await tx.commitWith([
+      repo.chargeQuotaAllStatement(teamId, month, novel.length, quota),
+      ...(countries ? [countries] : []),
+    ]);
+    return { rows, errors: [], deduped, ...(outboxId !== undefined ? { outboxId } : {}) };
+  }
+  const granted = await repo.chargeQuota(tx, teamId, month, novel.length, quota);
+  const accepted = novel.slice(0, granted);
+  const refused = novel.slice(granted);
+  // Refused events are forgotten, so a retry next month is not deduped.
+  await repo.deleteEventIds(
+    tx,
+    teamId,
+    refused.map((c) => c.event.event_id),
+  );
+  if (accepted.length === 0) return { quotaUsedUp: true, quota };
+  // Read the cache before updating it: events ahead of the batch's session_start get the
+  // player's previous country, those after it the new one (toRows walks the batch in order).
+  const cached = await repo.playerCountries(tx, teamId, playersNeedingCountry(accepted));
+  await repo.upsertPlayerCountries(tx, teamId, sessionCountries(accepted), ctx.receivedAt);
+  const rows = toRows(accepted, cached, ctx);
+  const outboxId = await write(tx, input, rows);
+  return {
+    rows,
+    errors: quotaErrors(refused, quotaResetDate(ctx.receivedAt)),
+    deduped,
+    ...(outboxId !== undefined ? { outboxId } : {}),
+  };
+}
+
+/** The rows into `events`, or into one outbox row (whose id is returned). */
+async function write(tx: Tx, input: SettleInput, rows: repo.EventRow[]): Promise<number | undefined> {
+  if (input.sink === 'events') {
+    await repo.insertEvents(tx, rows);
+    return undefined;
+  }
+  return repo.insertOutbox(tx, JSON.stringify(rows), rows.length, input.ctx.receivedAt);
+}
+
+/** First day of the next UTC month (YYYY-MM-01): when the monthly quota resets. */
+export function quotaResetDate(now: Date): string {
+  return monthOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
+}
