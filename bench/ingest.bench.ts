@@ -348,14 +348,14 @@ async function subject(
   if (dbUrl) env.DATABASE_URL = dbUrl;
   else delete env.DATABASE_URL;
   // Async on PostgreSQL is the production set-up when NATS_URL is set: the JetStream queue, on a
-  // stream of the bench's own (deleted afterwards); elsewhere the in-process queue.
+  // stream of the bench's own (deleted afterwards); elsewhere the outbox table as the queue.
   const stream =
     mode === 'async' && engine === 'PostgreSQL' && process.env.NATS_URL
       ? `SVC_INGEST_BENCH_${runTag.toUpperCase()}`
       : undefined;
   if (stream) env.NATS_INGEST_STREAM = stream;
   else delete env.NATS_URL;
-  const label = `${mode}${stream ? ' (JetStream)' : mode === 'async' ? ' (in-process queue)' : ''} on ${engine}`;
+  const label = `${mode}${stream ? ' (JetStream)' : mode === 'async' ? ' (outbox queue)' : ''} on ${engine}`;
   try {
     const app = await startServer(`ingest-${mode}`, env);
     // Each subject has a fresh database: a random byte per body set is enough to vary the ids.

@@ -120,13 +120,13 @@ if (kind === 'bare') {
     }
   });
   process.stdout.write(`READY ${server.url} ${key.key}\n`);
-  // A graceful close drains the in-process queue into `events` before the database is closed;
-  // JetStream keeps its messages for the next writer, so the bench's server drains it first.
+  // Batches left in the outbox wait for the next writer: the bench counts `events` after the
+  // shutdown, so its server drains the queue first.
   process.on(
     'SIGTERM',
     () =>
       void (async () => {
-        if (ingest.queue.kind === 'jetstream') await drain();
+        await drain();
         await server.close();
         process.exit(0);
       })(),

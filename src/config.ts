@@ -68,7 +68,7 @@ export const CONFIG_VARIABLES = [
   ['DATA_DIR', './data', 'embedded database (DATA_DIR/pg), generated secrets'],
   ['DATABASE_URL', '(unset: embedded PGlite)', 'PostgreSQL 15+ connection URL'],
   ['REDIS_URL', '(unset: in-memory)', 'Redis for rate limits and shared caches'],
-  ['NATS_URL', '(unset: in-process queue)', 'NATS JetStream for the ingest queue'],
+  ['NATS_URL', '(unset: the outbox table)', 'NATS JetStream for the ingest queue'],
   ['NATS_INGEST_STREAM', 'SVC_INGEST', 'JetStream stream of the ingest queue (one per deployment)'],
   ['PLATFORM_SOURCE', 'simulated', '`simulated` market or the public `roblox` web APIs'],
   ['JWT_SECRET', '(generated into DATA_DIR)', 'at least 32 characters; set it when several hosts serve'],

@@ -163,7 +163,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const close = once(async (reason) => {
     app.log.info({ reason }, 'shutting down: no new connections, finishing requests in flight');
     await app.close(); // stops accepting, waits for in-flight requests
-    // After the requests: the memory ingest queue is drained into the database before it closes.
+    // After the requests: the ingest writer finishes its move, then the database closes.
     await background.stop();
     await release();
     app.log.info('shutdown complete');

@@ -208,7 +208,12 @@ export async function createMonthPartition(q: Queryable, year: number, month: nu
 
 /** Keeps an accepted batch (its rows as JSON text) until a writer moves it into `events`;
  * returns the row's id. */
-export async function insertOutbox(q: Queryable, rowsJson: string, events: number, now: Date): Promise<number> {
+export async function insertOutbox(
+  q: Queryable,
+  rowsJson: string,
+  events: number,
+  now: Date,
+): Promise<number> {
   const r = await q.query<{ id: number }>(
     'INSERT INTO ingest_outbox (created_at, rows, events) VALUES ($1, $2, $3) RETURNING id',
     [now, rowsJson, events],
@@ -239,7 +244,10 @@ export async function moveOutbox(
             'id IN (SELECT id FROM ingest_outbox WHERE created_at < $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)',
             [selection.limit, selection.before],
           ]
-        : ['id IN (SELECT id FROM ingest_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)', [selection.limit]];
+        : [
+            'id IN (SELECT id FROM ingest_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)',
+            [selection.limit],
+          ];
   if ('ids' in selection && selection.ids.length === 0) return { batches: 0, events: 0 };
   const r = await q.query<{ batches: number; events: number }>(
     `WITH claimed AS (

@@ -3,7 +3,13 @@
  * set here, and the recent-events view reads the team's newest events.
  */
 import * as repo from './ingest.repo.js';
-import { type IngestMode, type IngestRequest, type IngestResult, type PipelineDeps, runIngest } from './pipeline.js';
+import {
+  type IngestMode,
+  type IngestRequest,
+  type IngestResult,
+  type PipelineDeps,
+  runIngest,
+} from './pipeline.js';
 
 export type { IngestCounts, IngestKey, IngestMode } from './pipeline.js';
 

@@ -72,7 +72,9 @@ export type Stop = (
   rate?: RateDecision;
 };
 
-export type IngestResult = { outcome: 'stored'; mode: IngestMode; counts: IngestCounts; rate: RateDecision } | Stop;
+export type IngestResult =
+  | { outcome: 'stored'; mode: IngestMode; counts: IngestCounts; rate: RateDecision }
+  | Stop;
 
 /** A step's value: its output, or where the pipeline stops. */
 export type Step<T> = { ok: true; value: T } | { ok: false; stop: Stop };
@@ -111,7 +113,12 @@ export async function runIngest(
   if (!events.ok) return withRate(events.stop);
   const prepared = await prepareBatch(deps, validateBatch(events.value), receivedAt);
   const sink: Sink = mode === 'async' && queueHasRoom(deps.queue) ? 'outbox' : 'events';
-  const ctx = { teamId: key.value.teamId, keyId: key.value.keyId, sdkVersion: request.sdkVersion, receivedAt };
+  const ctx = {
+    teamId: key.value.teamId,
+    keyId: key.value.keyId,
+    sdkVersion: request.sdkVersion,
+    receivedAt,
+  };
   const settled = await dedupeAndCharge(deps, key.value, prepared, ctx, sink);
   if (!settled.ok) return withRate(settled.stop);
   const written = sink === 'outbox' ? await enqueue(deps, settled.value) : 'sync';

@@ -37,7 +37,10 @@ function code(err: unknown): unknown {
 }
 
 /** Moves the selected outbox batches into `events` in one transaction. */
-export function storeOutbox(db: Db, selection: OutboxSelection): Promise<{ batches: number; events: number }> {
+export function storeOutbox(
+  db: Db,
+  selection: OutboxSelection,
+): Promise<{ batches: number; events: number }> {
   return db.transaction((tx) => moveOutbox(tx, selection));
 }
 

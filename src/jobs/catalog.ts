@@ -11,14 +11,16 @@
  *     deliver-alerts                every minute (e-mail, webhooks, retries)
  *     purge-expired-refresh-tokens  daily
  * - workers (`Worker`): long-running consumers, started with the process and stopped on shutdown;
- *     ingest-writer                 drains the ingest queue into `events` every 200 ms, its relay
- *                                   re-publishing lost batches every minute; the monthly `events`
- *                                   partitions are created on demand before each write
+ *     ingest-writer                 moves accepted batches from the outbox into `events` every
+ *                                   200 ms (the outbox queue: the oldest rows, FOR UPDATE SKIP
+ *                                   LOCKED; JetStream: the batches its messages name), refreshes the
+ *                                   queue depth every second and, with JetStream, sweeps outbox rows
+ *                                   the stream never carried every minute
  *
  * Which process runs what (backgroundWork): `svc worker` runs every job; `svc serve` runs them only
- * in embedded mode (with DATABASE_URL, worker processes do). The memory ingest queue lives in the
- * serve process, so its writer must too; with JetStream every serve and worker process competes
- * for messages. Each entry only calls domain services (built once by src/services.ts): no business
+ * in embedded mode (with DATABASE_URL, worker processes do). Every serve and worker process runs
+ * an ingest writer: they share the outbox table (or the JetStream consumer) without ever storing a
+ * batch twice. Each entry only calls domain services (built once by src/services.ts): no business
  * rules live here.
  */
 import type { AccountsService } from '../accounts/index.js';
@@ -86,7 +88,7 @@ export function allWorkers(s: Services): Worker[] {
   return [
     {
       name: 'ingest-writer',
-      roles: s.ingest.queue.kind === 'jetstream' ? ['serve', 'worker'] : ['serve'],
+      roles: ['serve', 'worker'],
       start: () => s.ingest.start(),
       stop: () => s.ingest.stop(),
     },

@@ -8,7 +8,12 @@ import { memoryKv } from './memory.js';
 import { redisKv } from './redis.js';
 
 export { clearFailures, countFailure, failureCount, waitingMs } from './failure-wait.js';
-export { KEY_LOOKUPS_BLOCKED_DETAIL, type KeyLookup, type KeyLookupLimit, lookUpKey } from './key-lookup-throttle.js';
+export {
+  KEY_LOOKUPS_BLOCKED_DETAIL,
+  type KeyLookup,
+  type KeyLookupLimit,
+  lookUpKey,
+} from './key-lookup-throttle.js';
 export { decide, gcraStep, type Kv, type RateDecision, type RateRule } from './kv.js';
 export { memoryKv } from './memory.js';
 export { redisKv } from './redis.js';
