@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { IdParams } from '../http/schemas.js';
+import { IdParams, OneOf } from '../http/schemas.js';
 import { PLANS, SUBSCRIPTION_STATUSES } from '../plans.js';
 import { API_KEY_SCOPES } from './api-keys.service.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords.js';
@@ -14,8 +14,8 @@ export const User = Type.Object(
   {
     id: Type.Integer(),
     email: Type.String(),
-    plan: Type.Union(PLANS.map((p) => Type.Literal(p))),
-    subscription_status: Type.Union(SUBSCRIPTION_STATUSES.map((s) => Type.Literal(s))),
+    plan: OneOf(PLANS),
+    subscription_status: OneOf(SUBSCRIPTION_STATUSES),
     tracked_games: Type.Array(Type.Integer(), { description: 'Universe ids of tracked games' }),
     is_admin: Type.Boolean(),
   },

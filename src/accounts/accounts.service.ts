@@ -10,6 +10,7 @@ import { AppError, errors } from '../errors.js';
 import type { Kv } from '../kv/index.js';
 import { entitledPlan, type PlanName, type SubscriptionStatus } from '../plans.js';
 import * as repo from './accounts.repo.js';
+import type { UserT } from './accounts.schemas.js';
 import { assertNotThrottled, loginScopes, recordFailure, recordSuccess } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { newRefreshToken, REFRESH_TTL_SEC, sha256, type TokenSigner } from './tokens.js';
@@ -21,18 +22,8 @@ export interface AccountsDeps {
   signer: TokenSigner;
 }
 
-/**
- * The signed-in user as /api/auth/me answers it. Not Static<typeof User>: the schema's plan and
- * status are unions mapped from PLANS and SUBSCRIPTION_STATUSES, whose Static TypeBox makes `never`.
- */
-export interface User {
-  id: number;
-  email: string;
-  plan: PlanName;
-  subscription_status: SubscriptionStatus;
-  tracked_games: number[];
-  is_admin: boolean;
-}
+/** The signed-in user as /api/auth/me answers it. */
+export type User = UserT;
 
 export interface Session {
   user: User;

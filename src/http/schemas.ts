@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TLiteral, type TUnion, Type } from 'typebox';
 
 /** Every error body: `{detail, code}` (spec/DECISIONS.md §1), sometimes with a field or plan. */
 export const ErrorResponse = Type.Object(
@@ -32,4 +32,17 @@ export function Id(description: string) {
 /** `{id}` path parameters. */
 export function IdParams(description: string) {
   return Type.Object({ id: Id(description) });
+}
+
+/** One of `values`, as a union of string literals: `anyOf` of `const`s in the JSON schema, and the
+ * union of the values (not `string`) in the static type, for a list built elsewhere (PLANS). */
+export function OneOf<const T extends readonly string[]>(
+  values: T,
+  options: { default?: T[number]; description?: string } = {},
+): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }> {
+  // TypeBox types a mapped array as TLiteral<string>[]: the cast restores each literal.
+  return Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  ) as never;
 }

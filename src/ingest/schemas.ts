@@ -16,6 +16,7 @@
  */
 import { type Static, Type } from 'typebox';
 import Format from 'typebox/format';
+import { OneOf } from '../http/schemas.js';
 import { canonicalCountry } from './countries.js';
 import { parseUtcTimestamp } from './timestamp.js';
 import { EVENT_TYPES, type EventType } from './types.js';
@@ -28,11 +29,6 @@ Format.Set(UTC_TIMESTAMP_FORMAT, (value) => parseUtcTimestamp(value) !== null);
 
 export const PLATFORMS = ['platform_1', 'platform_2', 'platform_3', 'platform_4'] as const;
 
-const oneOf = <T extends string>(values: readonly T[], options: { default?: T } = {}) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    options,
-  );
 const str = (minLength: number, maxLength?: number) =>
   Type.String(maxLength === undefined ? { minLength } : { minLength, maxLength });
 const opt = Type.Optional;
@@ -43,13 +39,13 @@ const safeInt = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_IN
 export const EnvelopeSchema = Type.Object({
   event_id: str(8, 40),
   ts: opt(Type.String({ format: UTC_TIMESTAMP_FORMAT })),
-  platform: oneOf(PLATFORMS),
+  platform: OneOf(PLATFORMS),
   game_id: str(1, 64),
   // Required (the table does not call it optional, and every player metric keys on it); an empty
   // id would merge every anonymous player into one, so at least one character.
   player_id: str(1, 128),
   session_id: opt(str(0, 64)),
-  type: oneOf(EVENT_TYPES),
+  type: OneOf(EVENT_TYPES),
   payload: opt(Type.Object({}, { additionalProperties: true })),
 });
 
@@ -72,11 +68,11 @@ export const PAYLOAD_SCHEMAS = {
     currency: opt(Type.String({ default: 'USD' })),
     price: Type.Number({ minimum: 0 }),
     quantity: opt(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, default: 1 })),
-    source: opt(oneOf(['iap', 'gamepass', 'devproduct', 'subscription'], { default: 'iap' })),
+    source: opt(OneOf(['iap', 'gamepass', 'devproduct', 'subscription'], { default: 'iap' })),
     country,
   }),
   ad_impression: Type.Object({
-    format: oneOf(['banner', 'interstitial', 'rewarded', 'native']),
+    format: OneOf(['banner', 'interstitial', 'rewarded', 'native']),
     network: str(1, 64),
     placement: opt(str(0, 64)),
     revenue_usd: Type.Number({ minimum: 0 }),
@@ -86,7 +82,7 @@ export const PAYLOAD_SCHEMAS = {
   level: Type.Object({
     level: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
     score: opt(Type.Integer(safeInt)),
-    result: opt(oneOf(['win', 'loss', 'quit', 'complete'], { default: 'complete' })),
+    result: opt(OneOf(['win', 'loss', 'quit', 'complete'], { default: 'complete' })),
   }),
   custom: Type.Object({ name: str(1, 128) }),
   performance: Type.Object({
@@ -104,7 +100,7 @@ export const PAYLOAD_SCHEMAS = {
     os: opt(str(0, 64)),
   }),
   error: Type.Object({
-    severity: oneOf(['warn', 'error', 'fatal']),
+    severity: OneOf(['warn', 'error', 'fatal']),
     message: str(1, 2000),
     source: opt(str(0, 128)),
   }),
