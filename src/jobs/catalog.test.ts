@@ -48,8 +48,10 @@ describe('the catalogue of background work', () => {
     expect(names(backgroundWork(shared, 'serve'))).toEqual({ jobs: [], workers: ['ingest-writer'] });
   });
 
-  it('runs every job in `svc worker`, and the ingest writer only when the queue is shared (NATS)', () => {
-    expect(names(backgroundWork(services({}), 'worker'))).toEqual({ jobs: JOBS, workers: [] });
+  it('runs every job and the ingest writer in `svc worker`: the outbox table and JetStream are shared', () => {
+    expect(names(backgroundWork(services({}), 'worker'))).toEqual({ jobs: JOBS, workers: ['ingest-writer'] });
+    const shared = services({ DATABASE_URL: 'postgres://127.0.0.1:1/x' });
+    expect(names(backgroundWork(shared, 'worker'))).toEqual({ jobs: JOBS, workers: ['ingest-writer'] });
     const nats = services({ NATS_URL: 'nats://127.0.0.1:1' });
     expect(names(backgroundWork(nats, 'worker'))).toEqual({ jobs: JOBS, workers: ['ingest-writer'] });
   });
