@@ -12,6 +12,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { registerAccounts } from './accounts/index.js';
+import { registerAnalytics } from './analytics/index.js';
 import type { Migration } from './db/index.js';
 import { registerDevLens } from './devlens/index.js';
 import { registerGames } from './games/index.js';
@@ -123,5 +124,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerTracking(app, services.tracking);
   registerDevLens(app, services.devLens);
   registerIngest(app, services.ingest, config.entitlements);
+  registerAnalytics(app, services.analytics);
   return app;
 }

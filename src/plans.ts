@@ -61,6 +61,8 @@ export const PlanEntitlementsSchema = Type.Object({
   ),
   devLens: Type.Boolean(),
   monthlySdkEvents: Type.Integer({ minimum: 0 }),
+  /** Days of SDK analytics history readable back from today (today included); null = unlimited. */
+  sdkHistoryDays: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
   /** Read API requests per minute, per user or per API key. */
   readRatePerMin: Type.Integer({ minimum: 1 }),
 });
@@ -91,6 +93,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
       alertDelivery: ['in_app'],
       devLens: false,
       monthlySdkEvents: 10_000,
+      sdkHistoryDays: 30,
       readRatePerMin: 60,
     },
     Builder: {
@@ -103,6 +106,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
       alertDelivery: ['in_app', 'email'],
       devLens: false,
       monthlySdkEvents: 1_000_000,
+      sdkHistoryDays: 90,
       readRatePerMin: 300,
     },
     Studio: {
@@ -115,6 +119,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
       alertDelivery: ['in_app', 'email', 'webhook'],
       devLens: true,
       monthlySdkEvents: 10_000_000,
+      sdkHistoryDays: 365,
       readRatePerMin: 1_200,
     },
     Enterprise: {
@@ -127,6 +132,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
       alertDelivery: ['in_app', 'email', 'webhook'],
       devLens: true,
       monthlySdkEvents: 100_000_000,
+      sdkHistoryDays: null,
       readRatePerMin: 6_000,
     },
   },

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Accounts, createAccounts } from './accounts/index.js';
+import { type Analytics, createAnalytics } from './analytics/index.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
@@ -65,6 +66,7 @@ export interface Services {
   tracking: Tracking;
   devLens: DevLens;
   ingest: IngestRuntime;
+  analytics: Analytics;
   /** Stops what the services hold beyond the handed-in connections (Dev Lens threads). The caller
    * closes the database, store and platform it opened. */
   close(): Promise<void>;
@@ -117,6 +119,7 @@ export function createServices(deps: ServiceDeps): Services {
     tracking,
     devLens,
     ingest,
+    analytics: createAnalytics(domain),
     close: () => devLens.close(),
   };
 }

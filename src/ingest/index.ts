@@ -23,7 +23,9 @@ export { type JetStreamOptions, JetStreamQueue } from './jetstream.js';
 export { Partitions } from './partitions.js';
 export { type IngestMode, QUOTA_RETRY_AFTER_SEC } from './pipeline.js';
 export { type Claim, type IngestQueue, OutboxQueue, type QueuedBatch } from './queue.js';
+export { PLATFORMS } from './schemas.js';
 export { quotaResetDate } from './settle.js';
+export { EVENT_TYPES, type EventType } from './types.js';
 export { IngestWriter, type WriterDeps } from './writer.js';
 
 /** The domain's dependencies; the queue and partitions are built here unless given. */

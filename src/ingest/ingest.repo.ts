@@ -206,6 +206,38 @@ export async function createMonthPartition(q: Queryable, year: number, month: nu
   );
 }
 
+const TOUCHED_UPSERT = `ON CONFLICT (team_id, platform, game_id, day) DO UPDATE SET version = t.version + 1
+  WHERE t.claimed_at IS NOT NULL`;
+
+/** Marks the (team, platform, game, UTC day) keys of `rows` for the analytics rollups (null: no
+ * rows). A key the rollup job is recomputing gets a new version, so the job runs it again. Keys
+ * are sorted: concurrent batches lock shared rows in one order. */
+export function markTouchedStatement(rows: readonly EventRow[]): Statement | null {
+  const keys = new Map<string, [number, string, string, string]>();
+  for (const r of rows) {
+    const day = r.ts.slice(0, 10);
+    keys.set(`${r.team_id}\u0000${r.platform}\u0000${r.game_id}\u0000${day}`, [
+      r.team_id,
+      r.platform,
+      r.game_id,
+      day,
+    ]);
+  }
+  if (keys.size === 0) return null;
+  const sorted = [...keys.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, k]) => k);
+  return {
+    sql: `INSERT INTO events_touched AS t (team_id, platform, game_id, day)
+          SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::date[])
+          ${TOUCHED_UPSERT}`,
+    params: [
+      sorted.map((k) => k[0]),
+      sorted.map((k) => k[1]),
+      sorted.map((k) => k[2]),
+      sorted.map((k) => k[3]),
+    ],
+  };
+}
+
 /** Keeps an accepted batch (its rows as JSON text) until a writer moves it into `events`;
  * returns the row's id. */
 export async function insertOutbox(
@@ -229,8 +261,9 @@ export type OutboxSelection = { ids: readonly number[] } | { limit: number; befo
 /**
  * Moves the selected batches into `events` and deletes their outbox rows, in one statement: the
  * JSON never leaves the server, and the events of a batch are stored exactly when its row is
- * deleted (a batch already moved has no row: a redelivered message stores nothing). Run it in a
- * transaction; the months' partitions exist (the request created them before accepting).
+ * deleted (a batch already moved has no row: a redelivered message stores nothing), and its days
+ * are marked for the analytics rollups. Run it in a transaction; the months' partitions exist (the
+ * request created them before accepting).
  */
 export async function moveOutbox(
   q: Queryable,
@@ -256,7 +289,12 @@ export async function moveOutbox(
        INSERT INTO events (${EVENT_COLUMNS})
        SELECT ${EVENT_COLUMNS_OF_E}
          FROM claimed, json_populate_recordset(NULL::events, claimed.rows::json) AS e
-       RETURNING 1
+       RETURNING team_id, platform, game_id, ts
+     ), touched AS (
+       INSERT INTO events_touched AS t (team_id, platform, game_id, day)
+       SELECT DISTINCT team_id, platform, game_id, (ts AT TIME ZONE 'UTC')::date FROM stored
+        ORDER BY 1, 2, 3, 4
+       ${TOUCHED_UPSERT}
      )
      SELECT (SELECT count(*) FROM claimed)::int AS batches, (SELECT count(*) FROM stored)::int AS events`,
     params,

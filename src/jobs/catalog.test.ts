@@ -14,6 +14,7 @@ const JOBS = [
   'evaluate-alerts',
   'deliver-alerts',
   'purge-expired-refresh-tokens',
+  'refresh-sdk-rollups',
 ];
 
 describe('the catalogue of background work', () => {
@@ -65,6 +66,7 @@ describe('the catalogue of background work', () => {
       'evaluate-alerts': 600_000,
       'deliver-alerts': 60_000,
       'purge-expired-refresh-tokens': 86_400_000,
+      'refresh-sdk-rollups': 10_000,
     });
   });
 });

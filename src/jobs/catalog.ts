@@ -10,6 +10,8 @@
  *     evaluate-alerts               every ALERT_INTERVAL_SEC (15 min)
  *     deliver-alerts                every minute (e-mail, webhooks, retries)
  *     purge-expired-refresh-tokens  daily
+ *     refresh-sdk-rollups           every 10 s: rebuilds the SDK analytics rollups of the days new
+ *                                   events arrived for (within seconds of the raw events)
  * - workers (`Worker`): long-running consumers, started with the process and stopped on shutdown;
  *     ingest-writer                 moves accepted batches from the outbox into `events` every
  *                                   200 ms (the outbox queue: the oldest rows, FOR UPDATE SKIP
@@ -24,6 +26,7 @@
  * rules live here.
  */
 import type { AccountsService } from '../accounts/index.js';
+import { rollupJob } from '../analytics/index.js';
 import { scheduledCollection } from '../market/index.js';
 import type { Services } from '../services.js';
 import type { Job } from './scheduler.js';
@@ -80,6 +83,7 @@ export function allJobs(s: Services): Job[] {
       run: (now, signal) => s.tracking.delivery.runPending(now, signal).then(() => {}),
     },
     purgeRefreshTokensJob(s.accounts.accounts),
+    rollupJob(s.analytics),
   ];
 }
 

@@ -1,0 +1,44 @@
+/**
+ * SDK analytics: the dashboards a studio reads from its SDK events (GET /api/sdk/games,
+ * GET /api/sdk/analytics/{game_id}/{view}), the rollups behind them and the job that keeps them
+ * current. Owns the sdk_* rollup tables; reads `events` and claims `events_touched`, which ingest
+ * writes (it never writes events). One view per file in views/.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/index.js';
+import type { Job } from '../jobs/scheduler.js';
+import type { Entitlements } from '../plans.js';
+import { registerAnalyticsRoutes } from './analytics.routes.js';
+import { SdkGames } from './analytics.schemas.js';
+import { AnalyticsService } from './analytics.service.js';
+import { VIEWS } from './views/index.js';
+
+export { AnalyticsService, type Reader, type SegmentResolver } from './analytics.service.js';
+export { Rollups } from './rollups.js';
+
+export interface Analytics {
+  service: AnalyticsService;
+}
+
+export function createAnalytics(deps: { db: Db; clock: Clock; entitlements: Entitlements }): Analytics {
+  return { service: new AnalyticsService(deps) };
+}
+
+export function registerAnalytics(app: FastifyInstance, analytics: Analytics): void {
+  app.addSchema(SdkGames);
+  for (const view of VIEWS) app.addSchema(view.schema);
+  registerAnalyticsRoutes(app, analytics.service, VIEWS);
+}
+
+/** Rebuilds the rollups of the days new events arrived for (every 10 s; a run takes what is due). */
+export function rollupJob(analytics: Analytics): Job {
+  return {
+    name: 'refresh-sdk-rollups',
+    intervalMs: 10_000,
+    leaseMs: 15 * 60_000,
+    run: async (_now, signal) => {
+      await analytics.service.rollups.run(signal);
+    },
+  };
+}

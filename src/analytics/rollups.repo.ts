@@ -1,0 +1,162 @@
+/**
+ * SQL of the rollup job: claim the days ingest marked (events_touched), rebuild each day's
+ * rollups from the raw events, release the day. The read side's only statements on `events`
+ * besides the export: ingest writes the table, analytics reads it.
+ */
+import type { Queryable, Tx } from '../db/index.js';
+import { EVENT_TYPES } from '../ingest/index.js';
+
+/** A (team, platform, game, UTC day) whose rollups are out of date. */
+export interface TouchedDay {
+  team_id: number;
+  platform: string;
+  game_id: string;
+  day: string;
+  version: number;
+}
+
+/** Claims up to `limit` days, oldest day first: unclaimed ones, or claims older than `staleBefore`
+ * (a job that died). */
+export async function claimTouchedDays(
+  q: Queryable,
+  now: Date,
+  staleBefore: Date,
+  limit: number,
+): Promise<TouchedDay[]> {
+  const r = await q.query<TouchedDay & { day: string }>(
+    `UPDATE events_touched t SET claimed_at = $1
+      WHERE (team_id, platform, game_id, day) IN (
+        SELECT team_id, platform, game_id, day FROM events_touched
+         WHERE claimed_at IS NULL OR claimed_at < $2
+         ORDER BY day, team_id, platform, game_id
+         LIMIT $3 FOR UPDATE SKIP LOCKED)
+      RETURNING team_id, platform, game_id, to_char(day, 'YYYY-MM-DD') AS day, version`,
+    [now, staleBefore, limit],
+  );
+  return r.rows.map((row) => ({ ...row, team_id: Number(row.team_id), version: Number(row.version) }));
+}
+
+/** Done with `key`: deleted when no event arrived since the claim, else released for another run. */
+export async function releaseTouchedDay(q: Queryable, key: TouchedDay): Promise<void> {
+  const params = [key.team_id, key.platform, key.game_id, key.day, key.version];
+  const deleted = await q.query(
+    `DELETE FROM events_touched
+      WHERE team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4 AND version = $5`,
+    params,
+  );
+  if (deleted.rowCount === 0) {
+    await q.query(
+      `UPDATE events_touched SET claimed_at = NULL
+        WHERE team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4`,
+      params.slice(0, 4),
+    );
+  }
+}
+
+/** Days waiting for the rollup job (what /readyz-style checks and tests read). */
+export async function touchedDays(q: Queryable): Promise<number> {
+  const r = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM events_touched');
+  return Number(r.rows[0]!.n);
+}
+
+/** The platform's virtual currency codes, converted at the DevEx rate; USD is taken as is. */
+export const VIRTUAL_CURRENCIES = ['ROBUX', 'R$', 'RBX'] as const;
+/** DECISIONS §4 (revenue simulator): 0.0038 USD per Robux. */
+export const DEVEX_USD_PER_ROBUX = 0.0038;
+
+const KEY = 'team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4';
+/** The day's raw events: the type list lets the (team_id, game_id, type, ts) index range on ts. */
+const EVENTS_OF_DAY = `FROM events
+  WHERE team_id = $1 AND game_id = $3 AND type = ANY($7::text[]) AND ts >= $5 AND ts < $6 AND platform = $2`;
+const AMOUNT = `(payload->>'price')::float8 * COALESCE((payload->>'quantity')::int, 1)`;
+const CURRENCY = `upper(COALESCE(payload->>'currency', 'USD'))`;
+const USD = `CASE WHEN ${CURRENCY} = 'USD' THEN ${AMOUNT}
+  WHEN ${CURRENCY} = ANY($8::text[]) THEN ${AMOUNT} * $9::float8 ELSE 0 END`;
+
+const REBUILD = [
+  `DELETE FROM sdk_player_days WHERE ${KEY}`,
+  `INSERT INTO sdk_player_days (team_id, platform, game_id, day, player_id, events, country, purchases,
+     revenue_usd, ad_impressions, ad_revenue_usd)
+   SELECT $1::bigint, $2::text, $3::text, $4::date, player_id, count(*)::int,
+     (array_agg(country ORDER BY ts DESC) FILTER (WHERE country IS NOT NULL))[1],
+     (count(*) FILTER (WHERE type = 'purchase'))::int,
+     COALESCE(sum(${USD}) FILTER (WHERE type = 'purchase'), 0),
+     (count(*) FILTER (WHERE type = 'ad_impression'))::int,
+     COALESCE(sum((payload->>'revenue_usd')::float8) FILTER (WHERE type = 'ad_impression'), 0)
+   ${EVENTS_OF_DAY}
+   GROUP BY player_id`,
+  `DELETE FROM sdk_session_days WHERE ${KEY}`,
+  `INSERT INTO sdk_session_days (team_id, platform, game_id, day, player_id, session_id, first_ts, last_ts,
+     end_duration_s, events)
+   SELECT $1::bigint, $2::text, $3::text, $4::date, player_id, session_id, min(ts), max(ts),
+     max((payload->>'duration_s')::float8) FILTER (WHERE type = 'session_end'), count(*)::int
+   ${EVENTS_OF_DAY} AND session_id IS NOT NULL
+   GROUP BY player_id, session_id`,
+  `DELETE FROM sdk_purchase_days WHERE ${KEY}`,
+  `INSERT INTO sdk_purchase_days (team_id, platform, game_id, day, player_id, sku, source, currency, country,
+     purchases, units, amount)
+   SELECT $1::bigint, $2::text, $3::text, $4::date, player_id, payload->>'sku', COALESCE(payload->>'source', 'iap'), ${CURRENCY}, country,
+     count(*)::int, sum(COALESCE((payload->>'quantity')::int, 1))::int, sum(${AMOUNT})
+   ${EVENTS_OF_DAY} AND type = 'purchase'
+   GROUP BY player_id, payload->>'sku', COALESCE(payload->>'source', 'iap'), ${CURRENCY}, country`,
+  `DELETE FROM sdk_ad_days WHERE ${KEY}`,
+  `INSERT INTO sdk_ad_days (team_id, platform, game_id, day, format, network, placement, country,
+     impressions, revenue_usd, ecpm_count, ecpm_sum)
+   SELECT $1::bigint, $2::text, $3::text, $4::date, payload->>'format', payload->>'network', COALESCE(payload->>'placement', ''), country,
+     count(*)::int, sum((payload->>'revenue_usd')::float8),
+     (count(*) FILTER (WHERE payload ? 'ecpm'))::int, COALESCE(sum((payload->>'ecpm')::float8), 0)
+   ${EVENTS_OF_DAY} AND type = 'ad_impression'
+   GROUP BY payload->>'format', payload->>'network', COALESCE(payload->>'placement', ''), country`,
+  `DELETE FROM sdk_level_days WHERE ${KEY}`,
+  `INSERT INTO sdk_level_days (team_id, platform, game_id, day, player_id, level, attempts, wins, losses,
+     quits, completes, attempts_to_done)
+   SELECT $1::bigint, $2::text, $3::text, $4::date, player_id, level, count(*)::int,
+     (count(*) FILTER (WHERE result = 'win'))::int, (count(*) FILTER (WHERE result = 'loss'))::int,
+     (count(*) FILTER (WHERE result = 'quit'))::int, (count(*) FILTER (WHERE result = 'complete'))::int,
+     CASE WHEN max(first_done) IS NULL THEN NULL ELSE (count(*) FILTER (WHERE ts <= first_done))::int END
+   FROM (
+     SELECT player_id, (payload->>'level')::int AS level, COALESCE(payload->>'result', 'complete') AS result, ts,
+       min(ts) FILTER (WHERE COALESCE(payload->>'result', 'complete') IN ('win', 'complete'))
+         OVER (PARTITION BY player_id, (payload->>'level')::int) AS first_done
+     ${EVENTS_OF_DAY} AND type = 'level'
+   ) AS l
+   GROUP BY player_id, level`,
+  `INSERT INTO sdk_players AS p (team_id, platform, game_id, player_id, first_day, first_country)
+   SELECT team_id, platform, game_id, player_id, day, country FROM sdk_player_days WHERE ${KEY}
+   ORDER BY player_id
+   ON CONFLICT (team_id, game_id, platform, player_id) DO UPDATE
+     SET first_day = EXCLUDED.first_day, first_country = EXCLUDED.first_country
+     WHERE EXCLUDED.first_day < p.first_day`,
+  `INSERT INTO sdk_games AS g (team_id, platform, game_id, first_day, last_day)
+   SELECT $1::bigint, $2::text, $3::text, $4::date, $4::date WHERE EXISTS (SELECT 1 FROM sdk_player_days WHERE ${KEY})
+   ON CONFLICT (team_id, game_id, platform) DO UPDATE
+     SET first_day = LEAST(g.first_day, EXCLUDED.first_day), last_day = GREATEST(g.last_day, EXCLUDED.last_day)`,
+];
+
+/** Rebuilds every rollup of `key`'s day from the raw events (in `tx`). */
+export async function rebuildDay(tx: Tx, key: TouchedDay): Promise<void> {
+  const start = new Date(`${key.day}T00:00:00Z`);
+  const end = new Date(start.getTime() + 86_400_000);
+  const params = [
+    key.team_id,
+    key.platform,
+    key.game_id,
+    key.day,
+    start,
+    end,
+    EVENT_TYPES,
+    VIRTUAL_CURRENCIES,
+    DEVEX_USD_PER_ROBUX,
+  ];
+  for (const sql of REBUILD) {
+    // Each statement gets the parameters it names (PostgreSQL refuses unused typed ones).
+    const used = maxParam(sql);
+    await tx.query(sql, params.slice(0, used));
+  }
+}
+
+function maxParam(sql: string): number {
+  let max = 0;
+  for (const m of sql.matchAll(/\$(\d+)/g)) max = Math.max(max, Number(m[1]));
+  return max;
+}

@@ -1,0 +1,57 @@
+/**
+ * The rollup job: keeps the analytics rollups within a few seconds of the raw events. Ingest marks
+ * each (team, platform, game, UTC day) it stores events for; each run claims the marked days and
+ * rebuilds their rollups from the raw events, one day per transaction. A rebuild replaces the whole
+ * day, so late and out-of-order events land in their day and nothing counts twice; a day that got
+ * events during its rebuild is rebuilt again on the next run.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/index.js';
+import { claimTouchedDays, rebuildDay, releaseTouchedDay, type TouchedDay } from './rollups.repo.js';
+
+export interface RollupDeps {
+  db: Db;
+  clock: Clock;
+  log?: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+}
+
+/** Days claimed at a time. */
+const CLAIM = 50;
+/** A claim this old belongs to a run that died: it may be taken again. */
+export const STALE_CLAIM_MS = 10 * 60_000;
+
+export class Rollups {
+  constructor(private readonly deps: RollupDeps) {}
+
+  /** Rebuilds every marked day (until none is left or `signal` aborts); returns the days rebuilt. */
+  async run(signal?: AbortSignal): Promise<number> {
+    let rebuilt = 0;
+    for (;;) {
+      if (signal?.aborted) return rebuilt;
+      const now = this.deps.clock.now();
+      const keys = await claimTouchedDays(this.deps.db, now, new Date(now.getTime() - STALE_CLAIM_MS), CLAIM);
+      if (keys.length === 0) return rebuilt;
+      for (const key of keys) {
+        if (signal?.aborted) break;
+        if (await this.rebuild(key)) rebuilt += 1;
+      }
+      // Keys left claimed by an abort are taken again once stale (or by the next run's claim).
+    }
+  }
+
+  private async rebuild(key: TouchedDay): Promise<boolean> {
+    try {
+      await this.deps.db.transaction((tx) => rebuildDay(tx, key));
+      await releaseTouchedDay(this.deps.db, key);
+      return true;
+    } catch (err) {
+      this.deps.log?.error(
+        { code: (err as { code?: unknown } | null)?.code, day: key.day },
+        'sdk rollup rebuild failed; will retry',
+      );
+      // Left claimed: taken again once the claim is stale, not in a loop within this run.
+      return false;
+    }
+  }
+}

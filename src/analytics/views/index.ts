@@ -1,0 +1,6 @@
+/** Every analytics view, in the order the API documents them. */
+import { overview } from './overview.view.js';
+import type { View } from './view.js';
+
+export const VIEWS: readonly View[] = [overview] as unknown as readonly View[];
+export type { View, ViewContext } from './view.js';

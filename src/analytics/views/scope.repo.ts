@@ -1,0 +1,27 @@
+/**
+ * The WHERE fragment every view's SQL starts from: the team's game, the platform filter and the
+ * segment's players, as parameters $1..$4 (views number theirs from $5).
+ */
+import type { ViewContext } from './view.js';
+
+/** `team_id = $1 AND game_id = $2 AND (platform filter $3) AND (players filter $4)`, for a table
+ * (or alias) with those columns. */
+export function scopeSql(alias = ''): string {
+  const a = alias ? `${alias}.` : '';
+  return `${a}team_id = $1 AND ${a}game_id = $2 AND ($3::text IS NULL OR ${a}platform = $3)
+    AND ($4::text[] IS NULL OR ${a}player_id = ANY($4::text[]))`;
+}
+
+/** The parameters of scopeSql. */
+export function scopeParams(ctx: ViewContext): unknown[] {
+  return [ctx.teamId, ctx.gameId, ctx.platform, ctx.players];
+}
+
+/** A SQL number to a JS number (bigint and numeric come back as strings); null stays null. */
+export function num(v: unknown): number {
+  return v === null || v === undefined ? 0 : Number(v);
+}
+
+export function numOrNull(v: unknown): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}

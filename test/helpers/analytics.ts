@@ -1,0 +1,47 @@
+/** SDK analytics test helpers: post events for a team, bring the rollups up to date, read a view. */
+import type { LightMyRequestResponse } from 'fastify';
+import type { TestApp } from './app.js';
+import { bearer, login } from './auth.js';
+import { type IngestKey, ingestKey, postEvents } from './ingest.js';
+
+export interface AnalyticsTeam extends IngestKey {
+  headers: Record<string, string>;
+}
+
+/** A user with a plan, an ingest key and a bearer session. */
+export async function analyticsTeam(
+  t: TestApp,
+  plan: 'Explorer' | 'Builder' | 'Studio' | 'Enterprise' = 'Studio',
+): Promise<AnalyticsTeam> {
+  const k = await ingestKey(t, { plan });
+  return { ...k, headers: bearer(await login(t.app, k.email, k.password)) };
+}
+
+/** Posts `events` in batches of 500 and fails on anything but 2xx with every event accepted. */
+export async function sendEvents(t: TestApp, key: string, events: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < events.length; i += 500) {
+    const batch = events.slice(i, i + 500);
+    const res = await postEvents(t.app, { api_key: key, events: batch });
+    const body = res.json() as { accepted: number; errors: unknown[] };
+    if (res.statusCode >= 300 || body.accepted + (body as { deduped?: number }).deduped! !== batch.length) {
+      throw new Error(`ingest answered ${res.statusCode} ${res.body.slice(0, 500)}`);
+    }
+  }
+  // Async batches wait in the outbox: store them, then rebuild the rollups of the days touched.
+  await t.app.ingest.writer.flush();
+  await t.services.analytics.service.rollups.run();
+}
+
+export function getView(
+  t: TestApp,
+  headers: Record<string, string>,
+  gameId: string,
+  view: string,
+  query: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const qs = new URLSearchParams(query).toString();
+  return t.app.inject({
+    url: `/api/sdk/analytics/${encodeURIComponent(gameId)}/${view}${qs ? `?${qs}` : ''}`,
+    headers,
+  });
+}
