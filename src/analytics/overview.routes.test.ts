@@ -25,7 +25,8 @@ const ev = (
   session_id: session,
   type,
   payload,
-});
+  };
+}
 
 /**
  * Three players over 2026-11-18..20 (the clock reads 2026-11-20 12:00 UTC):
