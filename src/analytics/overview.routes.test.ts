@@ -10,21 +10,23 @@ import { ingestKey } from '../../test/helpers/ingest.js';
 import { fixedClock } from '../clock.js';
 
 let n = 0;
-const ev = (
+function ev(
   player: string,
   session: string,
   ts: string,
   type: string,
   payload: Record<string, unknown> = {},
-) => ({
-  event_id: `ov-${String((n += 1)).padStart(6, '0')}`,
-  ts,
-  platform: 'platform_2',
-  game_id: 'g1',
-  player_id: player,
-  session_id: session,
-  type,
-  payload,
+) {
+  n += 1;
+  return {
+    event_id: `ov-${String(n).padStart(6, '0')}`,
+    ts,
+    platform: 'platform_2',
+    game_id: 'g1',
+    player_id: player,
+    session_id: session,
+    type,
+    payload,
   };
 }
 
