@@ -131,6 +131,13 @@ const REBUILD = [
    SELECT $1::bigint, $2::text, $3::text, $4::date, $4::date WHERE EXISTS (SELECT 1 FROM sdk_player_days WHERE ${KEY})
    ON CONFLICT (team_id, game_id, platform) DO UPDATE
      SET first_day = LEAST(g.first_day, EXCLUDED.first_day), last_day = GREATEST(g.last_day, EXCLUDED.last_day)`,
+  // The levels view's first finishes (0017): only ever moved earlier, like sdk_players.
+  `INSERT INTO sdk_level_firsts AS f (team_id, platform, game_id, player_id, level, first_done_day)
+   SELECT team_id, platform, game_id, player_id, level, day FROM sdk_level_days
+    WHERE ${KEY} AND attempts_to_done IS NOT NULL
+   ORDER BY player_id, level
+   ON CONFLICT (team_id, game_id, player_id, level, platform) DO UPDATE
+     SET first_done_day = EXCLUDED.first_done_day WHERE EXCLUDED.first_done_day < f.first_done_day`,
 ];
 
 /** Rebuilds every rollup of `key`'s day from the raw events (in `tx`). */

@@ -1,6 +1,7 @@
 /** Every analytics view, in the order the API documents them. */
+import { levels } from './levels.view.js';
 import { overview } from './overview.view.js';
 import type { View } from './view.js';
 
-export const VIEWS: readonly View[] = [overview] as unknown as readonly View[];
+export const VIEWS: readonly View[] = [overview, levels] as unknown as readonly View[];
 export type { View, ViewContext } from './view.js';
