@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { type App, errorResponses, requireUser } from '../http/index.js';
 import { AnalyticsQuery, GameParams } from './analytics.schemas.js';
 import type { AnalyticsService } from './analytics.service.js';
+import { registerFunnelRoutes } from './funnel.routes.js';
 import { MAX_RANGE_DAYS } from './range.js';
 import type { View } from './views/index.js';
 
@@ -44,6 +45,7 @@ export function registerAnalyticsRoutes(app: App, service: AnalyticsService, vie
     async (request) => service.games(caller(request)),
   );
   for (const view of views) registerView(app, service, view);
+  registerFunnelRoutes(app, service);
 }
 
 function registerView(app: App, service: AnalyticsService, view: View): void {
