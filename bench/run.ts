@@ -2,8 +2,10 @@
  * npm run bench [-- suite …] [--duration seconds] [--connections n]
  * Runs the named suites (all by default), prints a table and writes bench/results.json.
  */
+
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { analyticsSuite } from './analytics.bench.js';
 import { authSuite } from './auth.bench.js';
 import { devlensSuite } from './devlens.bench.js';
 import { forecastSuite } from './forecast.bench.js';
@@ -12,7 +14,15 @@ import { ingestSuite } from './ingest.bench.js';
 import type { Figure, Suite } from './lib.js';
 import { marketSuite } from './market.bench.js';
 
-const SUITES: Suite[] = [httpSuite, authSuite, marketSuite, forecastSuite, devlensSuite, ingestSuite];
+const SUITES: Suite[] = [
+  httpSuite,
+  authSuite,
+  marketSuite,
+  forecastSuite,
+  devlensSuite,
+  ingestSuite,
+  analyticsSuite,
+];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -1,0 +1,291 @@
+/**
+ * SDK analytics: how fast the dashboards answer at volume, and what the rollups cost.
+ *
+ * A generated data set for one team and game (ANALYTICS_EVENTS events, default 10,000,000 on
+ * PostgreSQL when DATABASE_URL is set and 1,000,000 on PGlite; 100,000 players over 90 days, every
+ * event type in a realistic mix, players arriving over the 90 days and coming back less and less)
+ * is copied into `events` and its days marked, as ingest would; the rollup job then builds the
+ * rollups (timed: events/s rebuilt). Each view is asked 20 times for a 30-day and a 90-day range;
+ * p50 and p95 are reported against a plain scan of the same raw events (count of events and
+ * distinct players over the range, the least any answer from raw events would cost): the floor.
+ * Goals (issue 15): every view p95 < 500 ms on PostgreSQL at 10M, < 1 s on PGlite at 1M.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AnalyticsService } from '../src/analytics/index.js';
+import { VIEWS } from '../src/analytics/views/index.js';
+import { fixedClock } from '../src/clock.js';
+import { type Db, migrate, openPglite, openPostgres } from '../src/db/index.js';
+import { EVENT_TYPES, Partitions } from '../src/ingest/index.js';
+import { type EventRow, insertEvents, markTouchedStatement } from '../src/ingest/ingest.repo.js';
+import { DEFAULT_ENTITLEMENTS } from '../src/plans.js';
+import { freshPostgresDatabase } from '../test/helpers/db.js';
+import { rng } from '../test/helpers/random.js';
+import { type Figure, ratio, type Suite } from './lib.js';
+
+const DAY = 86_400_000;
+const DAYS = 90;
+const PLAYERS = 100_000;
+const GAME = 'bench-game';
+const TEAM = 1;
+/** The data set ends the day before "now". */
+const NOW = new Date('2026-11-24T12:00:00Z');
+const FIRST_DAY = Date.UTC(2026, 7, 26); // 90 days: 2026-08-26 .. 2026-11-23
+const REQUESTS = 20;
+const CHUNK = 50_000;
+
+type Rand = () => number;
+const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+const COUNTRIES = ['US', 'BR', 'GB', 'DE', 'PH', 'ID', 'MX', 'FR', 'CA', 'TR'];
+
+/** What happens inside a session, weighted. */
+const MIX: readonly [string, number, (r: Rand) => Record<string, unknown>][] = [
+  [
+    'level',
+    30,
+    (r) => ({ level: Math.floor(r() * 40), result: pick(r, ['win', 'loss', 'quit', 'complete']) }),
+  ],
+  [
+    'custom',
+    33,
+    (r) => ({
+      name: pick(r, ['quest_started', 'quest_done', 'pet_hatched', 'trade']),
+      step: Math.floor(r() * 5),
+    }),
+  ],
+  [
+    'purchase',
+    3,
+    (r) => ({
+      sku: pick(r, ['gems_100', 'vip', 'starter', 'double_xp']),
+      price: pick(r, [0.99, 4.99, 9.99, 25, 80]),
+      quantity: 1,
+      currency: pick(r, ['USD', 'USD', 'R$']),
+      source: pick(r, ['iap', 'gamepass', 'devproduct']),
+    }),
+  ],
+  [
+    'ad_impression',
+    12,
+    (r) => ({
+      format: pick(r, ['banner', 'interstitial', 'rewarded']),
+      network: pick(r, ['admob', 'applovin', 'unity']),
+      placement: pick(r, ['level_end', 'shop', 'revive']),
+      revenue_usd: Math.round(r() * 2000) / 100_000,
+    }),
+  ],
+  [
+    'performance',
+    14,
+    (r) => ({ fps_avg: Math.round(30 + r() * 90), device: pick(r, ['Pixel 7', 'iPhone14,2', 'PC']) }),
+  ],
+  ['error', 3, (r) => ({ severity: pick(r, ['warn', 'error']), message: 'Remote request timed out' })],
+  ['equip', 3, (r) => ({ item_id: `item-${Math.floor(r() * 40)}` })],
+  ['brand_zone_enter', 2, (r) => ({ zone_id: `zone-${Math.floor(r() * 5)}` })],
+];
+const MIX_TOTAL = MIX.reduce((s, m) => s + m[1], 0);
+
+interface Session {
+  player: number;
+  day: number;
+  start: number;
+}
+
+/** Every session of the data set: players arrive over the 90 days; a player comes back on day k after
+ * arriving with a chance that decays with k (about 35% on day 1, 10% on day 30). */
+function sessions(r: Rand): Session[] {
+  const out: Session[] = [];
+  for (let p = 0; p < PLAYERS; p += 1) {
+    const first = Math.floor(r() * DAYS);
+    const stickiness = 2 + r() * 30;
+    for (let d = first; d < DAYS; d += 1) {
+      const k = d - first;
+      if (k > 0 && r() > 0.35 * Math.exp(-(k - 1) / stickiness)) continue;
+      const n = r() < 0.3 ? 2 : 1;
+      for (let s = 0; s < n; s += 1)
+        out.push({ player: p, day: d, start: Math.floor(r() * (DAY - 3_600_000)) });
+    }
+  }
+  return out;
+}
+
+/** The data set's rows, CHUNK at a time. */
+function* rows(r: Rand, total: number): Generator<EventRow[]> {
+  const all = sessions(r);
+  const perSession = Math.max(3, Math.round(total / all.length));
+  let chunk: EventRow[] = [];
+  let made = 0;
+  let id = 0;
+  for (const [i, s] of all.entries()) {
+    if (made >= total) break;
+    const platform = s.player % 5 === 0 ? 'platform_2' : 'platform_1';
+    const player = `player-${s.player.toString(36).padStart(6, '0')}`;
+    const session = `s-${i.toString(36)}`;
+    const country = COUNTRIES[s.player % COUNTRIES.length]!;
+    const base = FIRST_DAY + s.day * DAY + s.start;
+    const n = Math.min(perSession, total - made);
+    for (let e = 0; e < n; e += 1) {
+      const ts = new Date(base + e * 20_000).toISOString();
+      const last = e === n - 1 && platform !== 'platform_1';
+      const [type, payload] =
+        e === 0
+          ? ['session_start', { country, device: 'Pixel 7' }]
+          : last
+            ? ['session_end', { duration_s: (n - 1) * 20 }]
+            : (() => {
+                let x = r() * MIX_TOTAL;
+                for (const m of MIX) {
+                  x -= m[1];
+                  if (x <= 0) return [m[0], m[2](r)] as const;
+                }
+                return ['custom', { name: 'quest_started' }] as const;
+              })();
+      id += 1;
+      chunk.push({
+        team_id: TEAM,
+        key_id: 1,
+        sdk_version: 'bench/1.0',
+        received_at: ts,
+        event_id: `ev-${id.toString(36)}`,
+        ts,
+        platform,
+        game_id: GAME,
+        player_id: player,
+        session_id: session,
+        type,
+        payload: payload as Record<string, unknown>,
+        country,
+      });
+      if (chunk.length === CHUNK) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    made += n;
+  }
+  if (chunk.length > 0) yield chunk;
+}
+
+async function load(db: Db, total: number): Promise<{ events: number; loadMs: number; rollupMs: number }> {
+  const partitions = new Partitions();
+  const t0 = performance.now();
+  let events = 0;
+  for (const chunk of rows(rng(20261124), total)) {
+    await partitions.ensure(
+      db,
+      chunk.map((c) => c.ts),
+    );
+    await db.transaction(async (tx) => {
+      await insertEvents(tx, chunk);
+      const touched = markTouchedStatement(chunk)!;
+      await tx.query(touched.sql, touched.params);
+    });
+    events += chunk.length;
+  }
+  await db.exec('ANALYZE');
+  const loadMs = performance.now() - t0;
+  const service = new AnalyticsService({ db, clock: fixedClock(NOW), entitlements: DEFAULT_ENTITLEMENTS });
+  const t1 = performance.now();
+  await service.rollups.run();
+  await db.exec('ANALYZE');
+  return { events, loadMs, rollupMs: performance.now() - t1 };
+}
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+
+async function timed(fn: () => Promise<unknown>): Promise<number[]> {
+  await fn();
+  await fn();
+  const ms: number[] = [];
+  for (let i = 0; i < REQUESTS; i += 1) {
+    const t0 = performance.now();
+    await fn();
+    ms.push(performance.now() - t0);
+  }
+  return ms.sort((a, b) => a - b);
+}
+
+/** The floor: a plain scan of the range's raw events (events and distinct players). */
+function plainScan(db: Db, from: string, to: string) {
+  return () =>
+    db.query(
+      `SELECT count(*), count(DISTINCT player_id) FROM events
+        WHERE team_id = $1 AND game_id = $2 AND type = ANY($3::text[]) AND ts >= $4 AND ts < $5`,
+      [TEAM, GAME, EVENT_TYPES, new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + DAY)],
+    );
+}
+
+async function engineFigures(engine: 'PostgreSQL' | 'PGlite', db: Db, total: number): Promise<Figure[]> {
+  const suite = 'analytics';
+  const built = await load(db, total);
+  console.log(
+    `bench: analytics: ${engine}: ${built.events} events loaded in ${Math.round(built.loadMs / 1000)} s; ` +
+      `rollups built in ${Math.round(built.rollupMs / 1000)} s`,
+  );
+  const figures: Figure[] = [
+    {
+      suite,
+      name: `rollup rebuild on ${engine} (${(built.events / 1e6).toFixed(1)}M events, 90 days)`,
+      value: Math.round(built.events / (built.rollupMs / 1000)),
+      unit: 'events/s',
+    },
+  ];
+  const service = new AnalyticsService({ db, clock: fixedClock(NOW), entitlements: DEFAULT_ENTITLEMENTS });
+  const reader = { teamId: TEAM, plan: 'Enterprise' as const };
+  const goal = engine === 'PostgreSQL' ? 'p95 < 500 ms' : 'p95 < 1000 ms';
+  for (const days of [30, 90]) {
+    const to = '2026-11-23';
+    const from = new Date(Date.parse(`${to}T00:00:00Z`) - (days - 1) * DAY).toISOString().slice(0, 10);
+    const floor = await timed(plainScan(db, from, to));
+    for (const view of VIEWS) {
+      const ms = await timed(() => service.view(view, reader, GAME, { from, to }));
+      const p95 = pct(ms, 0.95);
+      const f = pct(floor, 0.5);
+      figures.push({
+        suite,
+        name: `${view.name} ${days} d on ${engine}: p50 ${pct(ms, 0.5).toFixed(0)} ms, p95`,
+        value: Math.round(p95),
+        unit: 'ms',
+        floor: { name: 'plain scan of the raw events, p50', value: Math.round(f) },
+        ratio: ratio(p95, f),
+        goal,
+      });
+    }
+  }
+  return figures;
+}
+
+export const analyticsSuite: Suite = {
+  name: 'analytics',
+  description:
+    'SDK dashboards on a generated data set (10M events on PostgreSQL, 1M on PGlite): rollup build, view p50/p95 against a plain scan',
+  async run() {
+    const figures: Figure[] = [];
+    const override = process.env.ANALYTICS_EVENTS ? Number(process.env.ANALYTICS_EVENTS) : undefined;
+    if (process.env.DATABASE_URL) {
+      const fresh = await freshPostgresDatabase();
+      const db = await openPostgres(fresh.url);
+      try {
+        await migrate(db);
+        figures.push(...(await engineFigures('PostgreSQL', db, override ?? 10_000_000)));
+      } finally {
+        await db.close();
+        await fresh.drop();
+      }
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'svc-bench-analytics-'));
+    const db = await openPglite(join(dir, 'pg'));
+    try {
+      await migrate(db);
+      figures.push(
+        ...(await engineFigures('PGlite', db, override ? Math.min(override, 1_000_000) : 1_000_000)),
+      );
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return figures;
+  },
+};
