@@ -1,7 +1,9 @@
 /** Every analytics view, in the order the API documents them. */
+import { engagement } from './engagement.view.js';
 import { levels } from './levels.view.js';
 import { overview } from './overview.view.js';
+import { retention } from './retention.view.js';
 import type { View } from './view.js';
 
-export const VIEWS: readonly View[] = [overview, levels] as unknown as readonly View[];
+export const VIEWS: readonly View[] = [overview, engagement, retention, levels] as unknown as readonly View[];
 export type { View, ViewContext } from './view.js';
