@@ -138,6 +138,15 @@ const REBUILD = [
    ORDER BY player_id, level
    ON CONFLICT (team_id, game_id, player_id, level, platform) DO UPDATE
      SET first_done_day = EXCLUDED.first_done_day WHERE EXCLUDED.first_done_day < f.first_done_day`,
+  // The ads view's per-player split (0019), read when a segment narrows the players.
+  `DELETE FROM sdk_ad_player_days WHERE ${KEY}`,
+  `INSERT INTO sdk_ad_player_days (team_id, platform, game_id, day, player_id, format, network, placement,
+     impressions, revenue_usd, ecpm_count, ecpm_sum)
+   SELECT $1::bigint, $2::text, $3::text, $4::date, player_id, payload->>'format', payload->>'network',
+     COALESCE(payload->>'placement', ''), count(*)::int, sum((payload->>'revenue_usd')::float8),
+     (count(*) FILTER (WHERE payload ? 'ecpm'))::int, COALESCE(sum((payload->>'ecpm')::float8), 0)
+   ${EVENTS_OF_DAY} AND type = 'ad_impression'
+   GROUP BY player_id, payload->>'format', payload->>'network', COALESCE(payload->>'placement', '')`,
 ];
 
 /** Rebuilds every rollup of `key`'s day from the raw events (in `tx`). */

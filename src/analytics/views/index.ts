@@ -1,9 +1,20 @@
 /** Every analytics view, in the order the API documents them. */
+import { ads } from './ads.view.js';
 import { engagement } from './engagement.view.js';
+import { geo } from './geo.view.js';
 import { levels } from './levels.view.js';
+import { monetization } from './monetization.view.js';
 import { overview } from './overview.view.js';
 import { retention } from './retention.view.js';
 import type { View } from './view.js';
 
-export const VIEWS: readonly View[] = [overview, engagement, retention, levels] as unknown as readonly View[];
+export const VIEWS: readonly View[] = [
+  overview,
+  engagement,
+  retention,
+  levels,
+  monetization,
+  ads,
+  geo,
+] as unknown as readonly View[];
 export type { View, ViewContext } from './view.js';
