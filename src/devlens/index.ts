@@ -17,6 +17,7 @@ import { DevLensService } from './devlens.service.js';
 
 export { type Advice, advise, type NarrativeProvider, offlineNarrative } from './advice.js';
 export { analyseCsv } from './analysis.js';
+export { safeCell } from './benchmarks.js';
 export { type DevLensLimits, defaultLimits } from './devlens.pool.js';
 export type { Analysis, DevLensResult, FileType, Pattern } from './types.js';
 
