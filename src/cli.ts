@@ -5,9 +5,11 @@
  * Exit codes: 0 done, 1 failed, 2 bad usage or configuration.
  */
 import { realpathSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { KEYS_USAGE, keysCommand, USER_USAGE, userCommand } from './accounts/accounts.cli.js';
+import { EXPORT_USAGE, exportCommand } from './analytics/index.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, resolveJwtSecret, resolveSecretsKeys } from './config.js';
 import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
@@ -36,6 +38,8 @@ export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
   stdin?: AsyncIterable<string | Buffer | Uint8Array>;
+  /** process.stdout when run as the binary: for output streamed with backpressure (events export). */
+  stdout?: Writable;
 }
 
 interface Command {
@@ -172,10 +176,22 @@ const COMMANDS: Record<string, Command> = {
       }),
   },
   events: {
-    summary: "print a team's most recent SDK events (ids, type, game, times; no payloads)",
+    summary:
+      "print a team's most recent SDK events (ids, type, game, times; no payloads); " +
+      '`svc events export` writes a game’s raw events as NDJSON or CSV',
     usage: EVENTS_USAGE,
-    run: (args, config, out, io) =>
-      eventsCommand(args, { out, err: io.err, open: () => openDatabase(config, createLogger(config)) }),
+    async run(args, config, out, io) {
+      const open = () => openDatabase(config, createLogger(config));
+      if (args[0] !== 'export') return eventsCommand(args, { out, err: io.err, open });
+      // The export is analytics code (ingest must not import analytics), with its own usage line.
+      try {
+        return await exportCommand(args, { out, err: io.err, open, ...(io.stdout && { stdout: io.stdout }) });
+      } catch (err) {
+        if (!(err instanceof CliUsageError)) throw err;
+        io.err(`svc events export: ${err.message}\nusage: ${EXPORT_USAGE}`);
+        return 2;
+      }
+    },
   },
   migrate: {
     summary: 'apply pending database migrations (--status: list them, change nothing)',
@@ -283,6 +299,7 @@ if (isEntryPoint()) {
   runCli(process.argv.slice(2), process.env, {
     out: (line) => process.stdout.write(`${line}\n`),
     err: (line) => process.stderr.write(`${line}\n`),
+    stdout: process.stdout,
   }).then((code) => {
     if (code !== 'running') process.exitCode = code;
   });

@@ -12,23 +12,29 @@ import type { Entitlements } from '../plans.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
 import { SdkGames } from './analytics.schemas.js';
 import { AnalyticsService } from './analytics.service.js';
+import { registerExportRoute } from './export.routes.js';
+import { ExportService } from './export.service.js';
 import { VIEWS } from './views/index.js';
 
 export { AnalyticsService, type Reader, type SegmentResolver } from './analytics.service.js';
+export { EXPORT_USAGE, type ExportCliDeps, exportCommand } from './export.cli.js';
 export { Rollups } from './rollups.js';
 
 export interface Analytics {
   service: AnalyticsService;
+  /** GET /api/sdk/export and `svc events export`. */
+  exporter: ExportService;
 }
 
 export function createAnalytics(deps: { db: Db; clock: Clock; entitlements: Entitlements }): Analytics {
-  return { service: new AnalyticsService(deps) };
+  return { service: new AnalyticsService(deps), exporter: new ExportService(deps) };
 }
 
 export function registerAnalytics(app: FastifyInstance, analytics: Analytics): void {
   app.addSchema(SdkGames);
   for (const view of VIEWS) app.addSchema(view.schema);
   registerAnalyticsRoutes(app, analytics.service, VIEWS);
+  registerExportRoute(app, analytics.exporter);
 }
 
 /** Rebuilds the rollups of the days new events arrived for (every 10 s; a run takes what is due). */
