@@ -17,7 +17,22 @@ export const MAX_CONDITIONS = 20;
 export const MAX_IN_VALUES = 100;
 const PAYLOAD_FIELD = /^payload(\.[A-Za-z0-9_-]{1,64}){1,5}$/;
 
-const Scalar = Type.Union([Type.String({ maxLength: 256 }), Type.Number(), Type.Boolean()]);
+type Scalar = string | number | boolean;
+// One schema with a list of types, not a union (anyOf): the app's Ajv coerces types, and in an anyOf
+// its first branch that coerces wins, so 40 became "40" and ["DE"] became "DE". With a type list
+// Ajv coerces only a value of none of the types. 'array' first: the response serialiser tries the
+// types in order and would write a list as a string.
+const SCALAR_TYPES = ['string', 'number', 'boolean'];
+const ConditionValue = Type.Unsafe<Scalar | Scalar[]>({
+  type: ['array', ...SCALAR_TYPES],
+  maxLength: 256,
+  items: { type: SCALAR_TYPES, maxLength: 256 },
+  minItems: 1,
+  maxItems: MAX_IN_VALUES,
+  description:
+    'eq/neq: a string, number or boolean; in: a list of them; gt/gte/lt/lte: a number; contains: a string ' +
+    '(a substring of a string field, or an element of a list field); exists: none.',
+});
 
 export const Condition = Type.Object(
   {
@@ -27,13 +42,7 @@ export const Condition = Type.Object(
       description: '`platform`, `country`, `game_id`, or `payload.<key>` (nested: `payload.a.b`).',
     }),
     op: OneOf(CONDITION_OPS),
-    value: Type.Optional(
-      Type.Union([Scalar, Type.Array(Scalar, { minItems: 1, maxItems: MAX_IN_VALUES })], {
-        description:
-          'eq/neq: a string, number or boolean; in: a list of them; gt/gte/lt/lte: a number; contains: a string ' +
-          '(a substring of a string field, or an element of a list field); exists: none.',
-      }),
-    ),
+    value: Type.Optional(ConditionValue),
   },
   { additionalProperties: false },
 );
@@ -146,7 +155,9 @@ export function conditionSql(
           OR (jsonb_typeof(${x}) = 'array' AND ${x} @> jsonb_build_array(${v})))`;
       }
       default:
-        return `(jsonb_typeof(${x}) = 'number' AND (${x})::numeric ${SQL_OP[c.op]} ${p(c.value, 'numeric')})`;
+        // CASE, not AND: the planner may evaluate AND's operands in any order, and casting a
+        // string to numeric fails the whole query instead of not matching that row.
+        return `(CASE WHEN jsonb_typeof(${x}) = 'number' THEN (${x})::numeric ${SQL_OP[c.op]} ${p(c.value, 'numeric')} ELSE false END)`;
     }
   });
   const joined = parts.map((s) => `(${s})`).join(set.match === 'any' ? ' OR ' : ' AND ');
