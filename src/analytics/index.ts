@@ -14,6 +14,8 @@ import { SdkGames } from './analytics.schemas.js';
 import { AnalyticsService } from './analytics.service.js';
 import { registerExportRoute } from './export.routes.js';
 import { ExportService } from './export.service.js';
+import { registerSegmentRoutes } from './segments.routes.js';
+import { SegmentsService } from './segments.service.js';
 import { VIEWS } from './views/index.js';
 
 export { AnalyticsService, type Reader, type SegmentResolver } from './analytics.service.js';
@@ -24,10 +26,17 @@ export interface Analytics {
   service: AnalyticsService;
   /** GET /api/sdk/export and `svc events export`. */
   exporter: ExportService;
+  segments: SegmentsService;
 }
 
 export function createAnalytics(deps: { db: Db; clock: Clock; entitlements: Entitlements }): Analytics {
-  return { service: new AnalyticsService(deps), exporter: new ExportService(deps) };
+  // The views narrow to a segment's players through it (`?segment=<id>`).
+  const segments = new SegmentsService(deps);
+  return {
+    service: new AnalyticsService({ ...deps, segments }),
+    segments,
+    exporter: new ExportService(deps),
+  };
 }
 
 export function registerAnalytics(app: FastifyInstance, analytics: Analytics): void {
@@ -35,6 +44,7 @@ export function registerAnalytics(app: FastifyInstance, analytics: Analytics): v
   for (const view of VIEWS) app.addSchema(view.schema);
   registerAnalyticsRoutes(app, analytics.service, VIEWS);
   registerExportRoute(app, analytics.exporter);
+  registerSegmentRoutes(app, analytics.segments);
 }
 
 /** Rebuilds the rollups of the days new events arrived for (every 10 s; a run takes what is due). */
