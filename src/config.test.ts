@@ -40,6 +40,8 @@ describe('loadConfig', () => {
       webhookAllowPrivate: false,
       secretsKey: undefined,
       secretsKeyPrevious: [],
+      sdkEventRetentionDays: 400,
+      sdkDedupeHorizonDays: 35,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

@@ -47,6 +47,11 @@ export interface Config {
   readonly secretsKey: Buffer | undefined;
   /** SECRETS_KEY_PREVIOUS: older keys that still decrypt (rotation), never used to encrypt. */
   readonly secretsKeyPrevious: readonly Buffer[];
+  /** Days raw SDK events are kept (whole monthly partitions are dropped after); ingest refuses
+   * older events, so a late one can never rebuild a day's rollups from a partial day. */
+  readonly sdkEventRetentionDays: number;
+  /** Days an event_id is remembered for dedupe (at most the retention). */
+  readonly sdkDedupeHorizonDays: number;
 }
 
 export class ConfigError extends Error {
@@ -89,6 +94,8 @@ export const CONFIG_VARIABLES = [
     'smtp:// or smtps:// server for alert e-mail; unset: `svc outbox` reads them',
   ],
   ['WEBHOOK_ALLOW_PRIVATE', 'false', 'true lets webhooks target loopback and private addresses'],
+  ['SDK_EVENT_RETENTION_DAYS', '400', 'days raw SDK events are kept (≥ 35; rollups are kept)'],
+  ['SDK_DEDUPE_HORIZON_DAYS', '35', 'days an SDK event_id is remembered for dedupe (35 to the retention)'],
   [
     'SECRETS_KEY',
     '(generated into DATA_DIR)',
@@ -238,7 +245,22 @@ export function loadConfig(env: Env): Config {
     secretsKey: secretsKey[0],
     secretsKeyPrevious: Object.freeze(keys(env, 'SECRETS_KEY_PREVIOUS')),
     entitlements: entitlements(env),
+    ...sdkRetention(env),
   });
+}
+
+/** The horizon may not pass the retention: ingest refuses events older than the retention, so
+ * remembering their ids longer would only grow event_ids. */
+function sdkRetention(env: Env): { sdkEventRetentionDays: number; sdkDedupeHorizonDays: number } {
+  const sdkEventRetentionDays = integer(env, 'SDK_EVENT_RETENTION_DAYS', 400, 35, 36_500);
+  const sdkDedupeHorizonDays = integer(env, 'SDK_DEDUPE_HORIZON_DAYS', 35, 35, 36_500);
+  if (sdkDedupeHorizonDays > sdkEventRetentionDays) {
+    throw new ConfigError(
+      'SDK_DEDUPE_HORIZON_DAYS',
+      `must not exceed SDK_EVENT_RETENTION_DAYS (${sdkEventRetentionDays}) (got "${sdkDedupeHorizonDays}")`,
+    );
+  }
+  return { sdkEventRetentionDays, sdkDedupeHorizonDays };
 }
 
 /**

@@ -95,6 +95,8 @@ export function createServices(deps: ServiceDeps): Services {
     authenticator: accounts.authenticator,
     natsUrl: config.natsUrl,
     natsStream: config.natsIngestStream,
+    eventRetentionDays: config.sdkEventRetentionDays,
+    dedupeHorizonDays: config.sdkDedupeHorizonDays,
     log,
     ...deps.ingest,
   });

@@ -3,7 +3,7 @@
  * (ts window), dedupe inside the batch, country fill-in and the stored rows.
  */
 import type { EventRow } from './ingest.repo.js';
-import { tsInWindow } from './partitions.js';
+import { type AgeLimit, ageLimit, tsInWindow } from './partitions.js';
 import type { IngestError, ValidatedBatch, ValidEvent } from './types.js';
 
 export interface Candidate {
@@ -20,20 +20,24 @@ export interface Prepared {
   dupInBatch: number;
 }
 
-export function prepare(batch: ValidatedBatch, receivedAt: Date): Prepared {
+export function prepare(
+  batch: ValidatedBatch,
+  receivedAt: Date,
+  maxAge: AgeLimit = ageLimit(undefined),
+): Prepared {
   const errors = [...batch.errors];
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   let dupInBatch = 0;
   for (const { index, event } of batch.valid) {
     const ts = event.ts ?? receivedAt;
-    if (!tsInWindow(ts, receivedAt)) {
+    if (!tsInWindow(ts, receivedAt, maxAge.ms)) {
       errors.push({
         index,
         event_id: event.event_id,
         field: 'ts',
         code: 'out_of_range',
-        message: 'ts must be within the last 2 years and at most 1 day ahead of the time of receipt',
+        message: `ts must be within ${maxAge.words} and at most 1 day ahead of the time of receipt`,
       });
       continue;
     }

@@ -1,7 +1,8 @@
 /**
  * SDK ingest: POST /api/sdk/events (the pipeline of pipeline.ts: key in the body, per-key rate
  * limit, validation, durable per-team dedupe, monthly quota, sync or queued writes), the queue and
- * its writer, and the recent-events view. Owns the events, event_ids, ingest_usage,
+ * its writer, the recent-events view and the retention of raw data (retention.ts: old monthly
+ * partitions dropped, old event ids forgotten). Owns the events, event_ids, ingest_usage,
  * ingest_outbox and player_countries tables. It never logs an API key or a
  * payload, and never reads other domains' tables: keys are checked through the accounts
  * authenticator handed in.
@@ -15,6 +16,7 @@ import { JetStreamQueue } from './jetstream.js';
 import { Partitions } from './partitions.js';
 import type { IngestMode, PipelineDeps } from './pipeline.js';
 import { type IngestQueue, OutboxQueue } from './queue.js';
+import { DEFAULT_DEDUPE_HORIZON_DAYS, DEFAULT_EVENT_RETENTION_DAYS, Retention } from './retention.js';
 import { IngestWriter } from './writer.js';
 
 export { EVENTS_USAGE, type EventsCliDeps, eventsCommand } from './events.cli.js';
@@ -23,6 +25,13 @@ export { type JetStreamOptions, JetStreamQueue } from './jetstream.js';
 export { Partitions } from './partitions.js';
 export { type IngestMode, QUOTA_RETRY_AFTER_SEC } from './pipeline.js';
 export { type Claim, type IngestQueue, OutboxQueue, type QueuedBatch } from './queue.js';
+export {
+  DEFAULT_DEDUPE_HORIZON_DAYS,
+  DEFAULT_EVENT_RETENTION_DAYS,
+  Retention,
+  type RetentionDeps,
+  type RetentionRun,
+} from './retention.js';
 export { PLATFORMS } from './schemas.js';
 export { quotaResetDate } from './settle.js';
 export { EVENT_TYPES, type EventType } from './types.js';
@@ -38,6 +47,8 @@ export interface IngestDeps extends Omit<PipelineDeps, 'queue' | 'partitions' | 
   mode?: IngestMode;
   /** How often the writer looks for batches. */
   writerIntervalMs?: number;
+  /** SDK_DEDUPE_HORIZON_DAYS (default 35): event ids older than this are forgotten. */
+  dedupeHorizonDays?: number | undefined;
   log: FastifyBaseLogger;
 }
 
@@ -47,6 +58,8 @@ export interface IngestRuntime {
   service: IngestService;
   queue: IngestQueue;
   writer: IngestWriter;
+  /** Raw-data retention (the sdk-retention job of jobs/catalog.ts). */
+  retention: Retention;
   /** Starts the queue (JetStream connects in the background, retrying) and the writer (the
    * ingest-writer worker of jobs/catalog.ts). */
   start(): void;
@@ -74,13 +87,24 @@ export function createIngest(deps: IngestDeps): IngestRuntime {
             log.warn({ code: errorCode(err) }, 'ingest queue (NATS) unreachable; ingesting synchronously'),
         })
       : new OutboxQueue(deps.db));
-  const service = new IngestService({ ...deps, queue, partitions: new Partitions(), log });
+  // One cache shared by the pipeline and retention, so a dropped month is forgotten where it is used.
+  const partitions = new Partitions();
+  const eventRetentionDays = deps.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS;
+  const service = new IngestService({ ...deps, queue, partitions, eventRetentionDays, log });
   service.mode = deps.mode ?? 'async';
   const writer = new IngestWriter({ db: deps.db, clock: deps.clock, queue, log });
+  const retention = new Retention({
+    db: deps.db,
+    partitions,
+    eventRetentionDays,
+    dedupeHorizonDays: deps.dedupeHorizonDays ?? DEFAULT_DEDUPE_HORIZON_DAYS,
+    log,
+  });
   return {
     service,
     queue,
     writer,
+    retention,
     start() {
       queue.start();
       writer.start(deps.writerIntervalMs);

@@ -26,8 +26,10 @@ const INGEST_DESCRIPTION = [
   'Body ≤ 1 MiB, also after gzip inflation (`Content-Encoding: gzip` accepted) → else 413 payload_too_large; ' +
     'more than 500 events → 413 batch_too_large; none → 422 validation_failed.',
   'Each event is validated on its own: invalid ones are counted in `rejected` with an `errors` item ' +
-    '{index, event_id, field, code, message} (values are never echoed). A repeated event_id (per team, ever) is ' +
-    'counted in `deduped`. `ts` must lie within 2 years back and 1 day ahead of receipt (code out_of_range).',
+    '{index, event_id, field, code, message} (values are never echoed). A repeated event_id (per team, received ' +
+    'within the dedupe horizon: SDK_DEDUPE_HORIZON_DAYS, 35 days by default) is counted in `deduped`. `ts` must lie ' +
+    'within the raw-event retention back (SDK_EVENT_RETENTION_DAYS, 400 days by default, at most 2 years) and ' +
+    '1 day ahead of receipt (code out_of_range).',
   'Async mode answers 202 with `X-Svc-Ingest-Mode: async` once the accepted events are queued; the counts are ' +
     'final. Under backpressure the batch is written synchronously: 200 with `X-Svc-Ingest-Mode: sync`.',
   'Rate limit per key: a token bucket (burst 100, 20 requests/s by default) → 429 rate_limited with ' +

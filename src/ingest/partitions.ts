@@ -6,13 +6,31 @@
 import type { Queryable } from '../db/index.js';
 import { createMonthPartition } from './ingest.repo.js';
 
-/** Accepted event times: up to 2 years back (late uploads) and 1 day ahead (client clock skew). */
-export const MAX_EVENT_AGE_MS = 2 * 366 * 24 * 3600_000;
-export const MAX_EVENT_AHEAD_MS = 24 * 3600_000;
+const DAY_MS = 24 * 3600_000;
+/** Accepted event times: at most 2 years back (late uploads) and 1 day ahead (client clock skew). */
+export const MAX_EVENT_AGE_DAYS = 2 * 366;
+export const MAX_EVENT_AGE_MS = MAX_EVENT_AGE_DAYS * DAY_MS;
+export const MAX_EVENT_AHEAD_MS = DAY_MS;
 
-export function tsInWindow(ts: Date, receivedAt: Date): boolean {
+/** How far back `ts` may lie. Never beyond the raw-event retention: an event of a month already
+ * dropped would make the rollup job rebuild its day from that one event, replacing the kept
+ * rollups (retention.ts). */
+export interface AgeLimit {
+  ms: number;
+  /** As the out_of_range message says it. */
+  words: string;
+}
+
+export function ageLimit(retentionDays: number | undefined): AgeLimit {
+  if (retentionDays === undefined || retentionDays >= MAX_EVENT_AGE_DAYS) {
+    return { ms: MAX_EVENT_AGE_MS, words: 'the last 2 years' };
+  }
+  return { ms: retentionDays * DAY_MS, words: `the last ${retentionDays} days` };
+}
+
+export function tsInWindow(ts: Date, receivedAt: Date, maxAgeMs: number = MAX_EVENT_AGE_MS): boolean {
   const d = ts.getTime() - receivedAt.getTime();
-  return d <= MAX_EVENT_AHEAD_MS && -d <= MAX_EVENT_AGE_MS;
+  return d <= MAX_EVENT_AHEAD_MS && -d <= maxAgeMs;
 }
 
 /** The first day of `t`'s UTC month, as YYYY-MM-01. */
@@ -35,6 +53,12 @@ export class Partitions {
       await this.create(q, month);
       this.known.add(month);
     }
+  }
+
+  /** Forgets a month whose partition was dropped (retention), so a later batch would create it
+   * again instead of trusting the cache. */
+  forget(year: number, month: number): void {
+    this.known.delete(`${year}-${String(month).padStart(2, '0')}-01`);
   }
 
   private async create(q: Queryable, month: string): Promise<void> {

@@ -10,7 +10,8 @@
  *   2. rate limit        the key's token bucket (retry later)
  *   3. decode            the events array: at most 500 (413), the body's schema (422)
  *   4. validate          each event on its own: an invalid one becomes an error item, not a stop
- *   5. prepare           the ts window, repeats inside the batch, the months' `events` partitions
+ *   5. prepare           the ts window (no older than the raw-event retention), repeats inside
+ *                        the batch, the months' `events` partitions
  *   6. dedupe and charge event ids (per team, ever), the monthly quota (retry later when nothing
  *                        is left), player countries, and the write: into `events` (sync) or the
  *                        outbox (async), in one transaction (settle.ts)
@@ -27,7 +28,7 @@ import { type Kv, lookUpKey, type RateDecision } from '../kv/index.js';
 import type { Entitlements } from '../plans.js';
 import { type Prepared, prepare } from './batch.js';
 import { type IngestResponseBody, MAX_BATCH } from './ingest.schemas.js';
-import type { Partitions } from './partitions.js';
+import { ageLimit, type Partitions } from './partitions.js';
 import type { IngestQueue } from './queue.js';
 import { quotaResetDate, type Settled, type Sink, settleBatch } from './settle.js';
 import { validateBatch } from './validate.js';
@@ -94,6 +95,9 @@ export interface PipelineDeps {
   authenticator: Pick<Authenticator, 'apiKey'>;
   queue: IngestQueue;
   partitions: Partitions;
+  /** SDK_EVENT_RETENTION_DAYS: older events are refused (the accepted window is this, capped at
+   * 2 years; undefined: 2 years). */
+  eventRetentionDays?: number | undefined;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn'> | undefined;
 }
 
@@ -195,11 +199,11 @@ function decode(request: Pick<IngestRequest, 'body' | 'schemaError'>): Step<read
 /** The receipt-time checks (batch.ts), then the partitions of every month the batch touches, and
  * of next month, so it exists before the month turns (no DDL at midnight). */
 async function prepareBatch(
-  deps: Pick<PipelineDeps, 'db' | 'partitions'>,
+  deps: Pick<PipelineDeps, 'db' | 'partitions' | 'eventRetentionDays'>,
   validated: ReturnType<typeof validateBatch>,
   receivedAt: Date,
 ): Promise<Prepared> {
-  const prepared = prepare(validated, receivedAt);
+  const prepared = prepare(validated, receivedAt, ageLimit(deps.eventRetentionDays));
   await deps.partitions.ensure(deps.db, [
     `${quotaResetDate(receivedAt)}T00:00:00Z`,
     ...prepared.candidates.map((c) => c.ts.toISOString()),

@@ -15,6 +15,7 @@ const JOBS = [
   'deliver-alerts',
   'purge-expired-refresh-tokens',
   'refresh-sdk-rollups',
+  'sdk-retention',
 ];
 
 describe('the catalogue of background work', () => {
@@ -67,6 +68,7 @@ describe('the catalogue of background work', () => {
       'deliver-alerts': 60_000,
       'purge-expired-refresh-tokens': 86_400_000,
       'refresh-sdk-rollups': 10_000,
+      'sdk-retention': 86_400_000,
     });
   });
 });

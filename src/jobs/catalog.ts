@@ -12,6 +12,9 @@
  *     purge-expired-refresh-tokens  daily
  *     refresh-sdk-rollups           every 10 s: rebuilds the SDK analytics rollups of the days new
  *                                   events arrived for (within seconds of the raw events)
+ *     sdk-retention                 daily: drops `events` months wholly older than
+ *                                   SDK_EVENT_RETENTION_DAYS, forgets event ids older than
+ *                                   SDK_DEDUPE_HORIZON_DAYS (rollups are kept)
  * - workers (`Worker`): long-running consumers, started with the process and stopped on shutdown;
  *     ingest-writer                 moves accepted batches from the outbox into `events` every
  *                                   200 ms (the outbox queue: the oldest rows, FOR UPDATE SKIP
@@ -84,6 +87,13 @@ export function allJobs(s: Services): Job[] {
     },
     purgeRefreshTokensJob(s.accounts.accounts),
     rollupJob(s.analytics),
+    {
+      // Pruning a large event_ids table takes a while in bounded batches: a long lease.
+      name: 'sdk-retention',
+      intervalMs: DAY_MS,
+      leaseMs: 2 * 60 * 60_000,
+      run: (now, signal) => s.ingest.retention.run(now, signal).then(() => {}),
+    },
   ];
 }
 
