@@ -6,8 +6,8 @@ import { type IngestKey, ingestKey, postEvents, sdkEvent } from '../../test/help
 import { fixedClock } from '../clock.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { prepare } from './batch.js';
-import { ageLimit } from './partitions.js';
-import { dropCutoff, parsePartitionName, partitionsToDrop } from './retention.js';
+import { ageLimit, Partitions } from './partitions.js';
+import { dropCutoff, parsePartitionName, partitionsToDrop, Retention } from './retention.js';
 import { validateBatch } from './validate.js';
 
 function configError(env: Record<string, string>): string {
@@ -218,6 +218,31 @@ describe.each(testEngines())('sdk-retention on a database (%s)', (engine) => {
     expect(await eventIds()).toEqual(['evt-00000005', 'evt-00000006']);
     // A second run the same day finds nothing more to do.
     expect(await t.services.ingest.retention.run(clock.now())).toEqual({ dropped: [], prunedEventIds: 0 });
+  });
+
+  it('forgets old event ids in bounded batches until none is left, and stops when aborted', async () => {
+    const db = t.testDb.db;
+    await db.query(
+      `INSERT INTO event_ids (team_id, event_id, received_at)
+       SELECT 999, 'old-' || g, '2026-01-01T00:00:00Z' FROM generate_series(1, 5) AS g`,
+    );
+    const retention = (pruneBatch: number) =>
+      new Retention({
+        db,
+        partitions: new Partitions(),
+        eventRetentionDays: 400,
+        dedupeHorizonDays: 35,
+        pruneBatch,
+      });
+    const stopped = new AbortController();
+    stopped.abort();
+    expect(await retention(2).run(clock.now(), stopped.signal)).toEqual({ dropped: [], prunedEventIds: 0 });
+    // 2 + 2 + 1: the last, short batch ends the pass.
+    expect(await retention(2).run(clock.now())).toEqual({ dropped: [], prunedEventIds: 5 });
+    const left = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM event_ids WHERE team_id = 999',
+    );
+    expect(left.rows[0]!.n).toBe(0);
   });
 
   it('keeps every rollup, including those of the dropped months', async () => {

@@ -86,6 +86,8 @@ export interface RetentionDeps {
   partitions: Partitions;
   eventRetentionDays: number;
   dedupeHorizonDays: number;
+  /** Event ids per delete statement (PRUNE_BATCH unless given). */
+  pruneBatch?: number;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn'> | undefined;
 }
 
@@ -131,12 +133,13 @@ export class Retention {
 
   private async pruneEventIds(now: Date, signal: AbortSignal | undefined): Promise<number> {
     const before = new Date(now.getTime() - this.deps.dedupeHorizonDays * DAY_MS);
+    const batch = this.deps.pruneBatch ?? PRUNE_BATCH;
     let total = 0;
     for (;;) {
       if (signal?.aborted) return total;
-      const n = await pruneEventIdsBatch(this.deps.db, before, PRUNE_BATCH);
+      const n = await pruneEventIdsBatch(this.deps.db, before, batch);
       total += n;
-      if (n < PRUNE_BATCH) return total;
+      if (n < batch) return total;
     }
   }
 }
