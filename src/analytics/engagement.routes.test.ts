@@ -32,6 +32,11 @@ function ev(
   };
 }
 
+function sessionless(e: ReturnType<typeof ev>): Omit<ReturnType<typeof ev>, 'session_id'> {
+  const { session_id: _, ...rest } = e;
+  return rest;
+}
+
 /** A platform_1 session of e1: a start and one custom event later (no session_end). */
 function p1Session(player: string, session: string, start: string, last: string) {
   return [
@@ -71,7 +76,8 @@ function e1Events() {
 /**
  * e2, range 11-17 .. 11-21:
  *   x  platform_3 11-17 09:00–09:10, no session_end (600 s); platform_2 11-19 10:00, session_end 1800 s
- *   y  platform_2 11-20 23:40, session_end 11-21 00:20 with duration_s 2400 (active on both days)
+ *   y  platform_2 11-20 23:40, session_end 11-21 00:20 with duration_s 2400 (active on both days);
+ *      platform_3 11-21 a custom event without a session (a second row for y on 11-21: still one active)
  */
 function e2Events() {
   return [
@@ -81,6 +87,7 @@ function e2Events() {
     ev('platform_2', 'e2', 'x', 'x2', '2026-11-19T10:30:00Z', 'session_end', { duration_s: 1800 }),
     ev('platform_2', 'e2', 'y', 'y1', '2026-11-20T23:40:00Z', 'session_start'),
     ev('platform_2', 'e2', 'y', 'y1', '2026-11-21T00:20:00Z', 'session_end', { duration_s: 2400 }),
+    sessionless(ev('platform_3', 'e2', 'y', '', '2026-11-21T15:00:00Z', 'custom', { name: 'tick' })),
   ];
 }
 

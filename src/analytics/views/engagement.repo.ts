@@ -8,53 +8,53 @@
 import { scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
-/** Per day that anything changes: actives that day (dau), new players among them, and how WAU and
- * MAU move that day (their running sums from `readFrom` are the windows' distinct counts). */
-export interface EngagementDeltaRow {
-  day: string;
-  dau: number;
-  new_players: number;
-  wau_delta: number;
-  mau_delta: number;
+/**
+ * One pass over the player-days from `readFrom` to `to`, in player order (index
+ * sdk_player_days_player_order_idx, migration 0020), grouped three ways at once:
+ * - by `day`: `active` rows that are a player's last of the day (dau; with every platform combined
+ *   a player has a row per platform) and `rows`, each opening a WAU and a MAU stretch;
+ * - by `wau_end` / `mau_end`: the day each stretch closes, min(next active day, day + 7 or 30);
+ *   a same-day duplicate closes the day it opens, so it never counts;
+ * - over all: `players`, the distinct players active in [from, to] (their last row's day ≥ from).
+ * The grouping a row answers is the one of `day`, `wau_end`, `mau_end` that is not null (none: all).
+ */
+export interface EngagementPassRow {
+  day: string | null;
+  wau_end: string | null;
+  mau_end: string | null;
+  rows: number;
+  active: number;
+  players: number;
 }
 
-/**
- * One row per day from `readFrom` to the range's `to` on which DAU is non-zero or WAU/MAU move.
- * `readFrom` must be 29 days before `from` (or the plan's earliest day) so MAU on `from` is whole.
- * A player is new on their first day on any platform of the game (on the filtered one, with one).
- */
-export async function engagementDeltas(ctx: ViewContext, readFrom: string): Promise<EngagementDeltaRow[]> {
-  const r = await ctx.db.query<EngagementDeltaRow>(
-    `WITH pd AS (
-       SELECT player_id, day FROM sdk_player_days
-        WHERE ${scopeSql()} AND day BETWEEN $5 AND $6
-        GROUP BY player_id, day
-     ), stretch AS (
-       SELECT player_id, day, lead(day) OVER (PARTITION BY player_id ORDER BY day) AS next_day FROM pd
-     ), firsts AS (
-       SELECT player_id, min(first_day) AS first_day FROM sdk_players
-        WHERE ${scopeSql()} AND first_day <= $6 GROUP BY player_id HAVING min(first_day) >= $5
-     ), moves AS (
-       SELECT s.day, 1 AS dau, (f.player_id IS NOT NULL)::int AS new_player, 1 AS w, 1 AS m
-         FROM stretch s LEFT JOIN firsts f ON f.player_id = s.player_id AND f.first_day = s.day
-       UNION ALL
-       SELECT LEAST(COALESCE(next_day, day + 7), day + 7), 0, 0, -1, 0 FROM stretch
-       UNION ALL
-       SELECT LEAST(COALESCE(next_day, day + 30), day + 30), 0, 0, 0, -1 FROM stretch
+/** `readFrom` must be 29 days before `from` (or the plan's earliest day) so MAU on `from` is whole. */
+export async function engagementPass(ctx: ViewContext, readFrom: string): Promise<EngagementPassRow[]> {
+  const r = await ctx.db.query<EngagementPassRow>(
+    `WITH s AS (
+       SELECT day, lead(day) OVER (PARTITION BY player_id ORDER BY day) AS next_day
+         FROM sdk_player_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6
+     ), e AS (
+       SELECT day, next_day, LEAST(next_day, day + 7) AS wau_end, LEAST(next_day, day + 30) AS mau_end FROM s
      )
-     SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(dau)::int AS dau, sum(new_player)::int AS new_players,
-            sum(w)::int AS wau_delta, sum(m)::int AS mau_delta
-       FROM moves WHERE day <= $6 GROUP BY day ORDER BY day`,
-    [...scopeParams(ctx), readFrom, ctx.range.to],
+     SELECT to_char(day, 'YYYY-MM-DD') AS day, to_char(wau_end, 'YYYY-MM-DD') AS wau_end,
+            to_char(mau_end, 'YYYY-MM-DD') AS mau_end, count(*)::int AS rows,
+            (count(*) FILTER (WHERE next_day IS DISTINCT FROM day))::int AS active,
+            (count(*) FILTER (WHERE next_day IS NULL AND day >= $7))::int AS players
+       FROM e GROUP BY GROUPING SETS ((day), (wau_end), (mau_end), ())`,
+    [...scopeParams(ctx), readFrom, ctx.range.to, ctx.range.from],
   );
   return r.rows;
 }
 
-/** Distinct players active in the range. */
-export async function playersInRange(ctx: ViewContext): Promise<number> {
-  const r = await ctx.db.query<{ n: number }>(
-    `SELECT count(DISTINCT player_id)::int AS n FROM sdk_player_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6`,
+/** Players first seen on each day of the range: on any platform of the game (their earliest), or
+ * on the filtered one. */
+export async function newPlayersByDay(ctx: ViewContext): Promise<{ day: string; players: number }[]> {
+  const r = await ctx.db.query<{ day: string; players: number }>(
+    `SELECT to_char(first_day, 'YYYY-MM-DD') AS day, count(*)::int AS players FROM (
+       SELECT player_id, min(first_day) AS first_day FROM sdk_players
+        WHERE ${scopeSql()} AND first_day <= $6 GROUP BY player_id HAVING min(first_day) >= $5
+     ) AS firsts GROUP BY first_day`,
     [...scopeParams(ctx), ctx.range.from, ctx.range.to],
   );
-  return r.rows[0]!.n;
+  return r.rows;
 }

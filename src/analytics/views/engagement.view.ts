@@ -7,7 +7,7 @@
 import { type Static, Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
 import { addDays, bucketOf, type DayRange } from '../range.js';
-import { type EngagementDeltaRow, engagementDeltas, playersInRange } from './engagement.repo.js';
+import { type EngagementPassRow, engagementPass, newPlayersByDay } from './engagement.repo.js';
 import { sessionLengthSource, sessionSummary } from './sessions.repo.js';
 import type { View } from './view.js';
 
@@ -87,19 +87,59 @@ export function readFromOf(range: DayRange): string {
   return earliest !== null && from < earliest ? earliest : from;
 }
 
-/** Daily points from the per-day moves: WAU and MAU are the running sums of their deltas. */
-export function dailyPoints(rows: readonly EngagementDeltaRow[], range: DayRange, readFrom: string): Point[] {
-  const byDay = new Map(rows.map((r) => [r.day, r]));
+/** Per day: actives, new players, and how far WAU and MAU move (stretches opened − closed). */
+interface DayMoves {
+  dau: number;
+  new_players: number;
+  wau: number;
+  mau: number;
+}
+
+/** The pass's grouped rows (engagement.repo.ts) as moves per day, and the players of the range. */
+export function movesOf(
+  rows: readonly EngagementPassRow[],
+  fresh: readonly { day: string; players: number }[],
+): { moves: Map<string, DayMoves>; players: number } {
+  const moves = new Map<string, DayMoves>();
+  const at = (day: string) => {
+    let m = moves.get(day);
+    if (!m) {
+      m = { dau: 0, new_players: 0, wau: 0, mau: 0 };
+      moves.set(day, m);
+    }
+    return m;
+  };
+  let players = 0;
+  for (const r of rows) {
+    if (r.day !== null) {
+      const m = at(r.day);
+      m.dau += r.active;
+      m.wau += r.rows;
+      m.mau += r.rows;
+    } else if (r.wau_end !== null) at(r.wau_end).wau -= r.rows;
+    else if (r.mau_end !== null) at(r.mau_end).mau -= r.rows;
+    else players = r.players;
+  }
+  for (const f of fresh) at(f.day).new_players += f.players;
+  return { moves, players };
+}
+
+/** Daily points: WAU and MAU are the running sums of their moves from `readFrom`. */
+export function dailyPoints(
+  moves: ReadonlyMap<string, DayMoves>,
+  range: DayRange,
+  readFrom: string,
+): Point[] {
   const out: Point[] = [];
   let wau = 0;
   let mau = 0;
   for (let d = readFrom; d <= range.to; d = addDays(d, 1)) {
-    const row = byDay.get(d);
-    wau += row?.wau_delta ?? 0;
-    mau += row?.mau_delta ?? 0;
+    const m = moves.get(d);
+    wau += m?.wau ?? 0;
+    mau += m?.mau ?? 0;
     if (d < range.from) continue;
-    const dau = row?.dau ?? 0;
-    const fresh = row?.new_players ?? 0;
+    const dau = m?.dau ?? 0;
+    const fresh = m?.new_players ?? 0;
     out.push({
       date: d,
       dau,
@@ -145,12 +185,13 @@ export const engagement: View<typeof EngagementView> = {
     'DAU, WAU, MAU, stickiness, new and returning players, sessions per player, session length, playtime',
   async load(ctx) {
     const readFrom = readFromOf(ctx.range);
-    const [deltas, players, sessions] = await Promise.all([
-      engagementDeltas(ctx, readFrom),
-      playersInRange(ctx),
+    const [pass, fresh, sessions] = await Promise.all([
+      engagementPass(ctx, readFrom),
+      newPlayersByDay(ctx),
       sessionSummary(ctx),
     ]);
-    const daily = dailyPoints(deltas, ctx.range, readFrom);
+    const { moves, players } = movesOf(pass, fresh);
+    const daily = dailyPoints(moves, ctx.range, readFrom);
     return {
       series: ctx.granularity === 'week' ? weeklyPoints(daily) : daily,
       sessions_per_player: players > 0 ? round(sessions.sessions / players) : null,
