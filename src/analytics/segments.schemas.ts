@@ -55,13 +55,13 @@ export const SdkSegmentDetail = Type.Object(
 );
 export type SdkSegmentDetailT = Static<typeof SdkSegmentDetail>;
 
+// The items spelled out rather than a Ref to SdkSegment: a component referring to another one is
+// something the OpenAPI conformance fuzz cannot resolve.
 export const SdkSegments = Type.Object(
-  { segments: Type.Array(Type.Ref('SdkSegment')) },
+  { segments: Type.Array(Type.Object(segmentFields, { additionalProperties: false })) },
   { $id: 'SdkSegments', title: 'SdkSegments', additionalProperties: false },
 );
-export interface SdkSegmentsT {
-  segments: SdkSegmentT[];
-}
+export type SdkSegmentsT = Static<typeof SdkSegments>;
 
 /** Registered with app.addSchema before the routes that refer to them. */
 export const segmentSchemas = [SdkSegment, SdkSegmentDetail, SdkSegments];
