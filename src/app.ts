@@ -76,7 +76,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         .send(body);
     },
     ajv: {
-      customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false },
+      // allowUnionTypes: condition values are one schema with a type list (a union would be coerced).
+      customOptions: {
+        coerceTypes: 'array',
+        useDefaults: true,
+        removeAdditional: true,
+        allErrors: false,
+        allowUnionTypes: true,
+      },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

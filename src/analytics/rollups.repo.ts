@@ -176,3 +176,23 @@ function maxParam(sql: string): number {
   for (const m of sql.matchAll(/\$(\d+)/g)) max = Math.max(max, Number(m[1]));
   return max;
 }
+
+/** Every table the rollup job writes, and `events` (segments and funnels read it). */
+const ANALYZED = [
+  'sdk_games',
+  'sdk_player_days',
+  'sdk_players',
+  'sdk_session_days',
+  'sdk_purchase_days',
+  'sdk_ad_days',
+  'sdk_ad_player_days',
+  'sdk_level_days',
+  'sdk_level_firsts',
+  'events',
+];
+
+/** Refreshes the planner's statistics of the rollups (PGlite runs no autovacuum, and PostgreSQL's
+ * lags a bulk load: stale counts turn the views' joins into nested loops over every player). */
+export async function analyzeRollups(q: Queryable): Promise<void> {
+  await q.exec(`ANALYZE ${ANALYZED.join(', ')}`);
+}

@@ -8,7 +8,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
-import { claimTouchedDays, rebuildDay, releaseTouchedDay, type TouchedDay } from './rollups.repo.js';
+import {
+  analyzeRollups,
+  claimTouchedDays,
+  rebuildDay,
+  releaseTouchedDay,
+  type TouchedDay,
+} from './rollups.repo.js';
 
 export interface RollupDeps {
   db: Db;
@@ -20,12 +26,33 @@ export interface RollupDeps {
 const CLAIM = 50;
 /** A claim this old belongs to a run that died: it may be taken again. */
 export const STALE_CLAIM_MS = 10 * 60_000;
+/** Statistics are refreshed after a run that rebuilt this many days, or any number of days once
+ * this long has passed since the last refresh. */
+const ANALYZE_AFTER_DAYS = 20;
+const ANALYZE_EVERY_MS = 15 * 60_000;
 
 export class Rollups {
+  private lastAnalyzeMs = Number.NEGATIVE_INFINITY;
+  private sinceAnalyze = 0;
+
   constructor(private readonly deps: RollupDeps) {}
 
-  /** Rebuilds every marked day (until none is left or `signal` aborts); returns the days rebuilt. */
+  /** Rebuilds every marked day (until none is left or `signal` aborts), then refreshes the planner's
+   * statistics when much changed; returns the days rebuilt. */
   async run(signal?: AbortSignal): Promise<number> {
+    const rebuilt = await this.rebuildAll(signal);
+    this.sinceAnalyze += rebuilt;
+    const now = performance.now();
+    const due = this.sinceAnalyze >= ANALYZE_AFTER_DAYS || now - this.lastAnalyzeMs >= ANALYZE_EVERY_MS;
+    if (this.sinceAnalyze > 0 && due && !signal?.aborted) {
+      await analyzeRollups(this.deps.db);
+      this.sinceAnalyze = 0;
+      this.lastAnalyzeMs = now;
+    }
+    return rebuilt;
+  }
+
+  private async rebuildAll(signal?: AbortSignal): Promise<number> {
     let rebuilt = 0;
     for (;;) {
       if (signal?.aborted) return rebuilt;
