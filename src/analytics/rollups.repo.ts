@@ -68,7 +68,7 @@ const KEY = 'team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4';
 /** The day's raw events: the type list lets the (team_id, game_id, type, ts) index range on ts. */
 const EVENTS_OF_DAY = `FROM events
   WHERE team_id = $1 AND game_id = $3 AND type = ANY($7::text[]) AND ts >= $5 AND ts < $6 AND platform = $2`;
-const AMOUNT = `(payload->>'price')::float8 * COALESCE((payload->>'quantity')::int, 1)`;
+const AMOUNT = `(payload->>'price')::float8 * COALESCE((payload->>'quantity')::float8, 1)`;
 const CURRENCY = `upper(COALESCE(payload->>'currency', 'USD'))`;
 const USD = `CASE WHEN ${CURRENCY} = 'USD' THEN ${AMOUNT}
   WHEN ${CURRENCY} = ANY($8::text[]) THEN ${AMOUNT} * $9::float8 ELSE 0 END`;
@@ -96,7 +96,7 @@ const REBUILD = [
   `INSERT INTO sdk_purchase_days (team_id, platform, game_id, day, player_id, sku, source, currency, country,
      purchases, units, amount)
    SELECT $1::bigint, $2::text, $3::text, $4::date, player_id, payload->>'sku', COALESCE(payload->>'source', 'iap'), ${CURRENCY}, country,
-     count(*)::int, sum(COALESCE((payload->>'quantity')::int, 1))::int, sum(${AMOUNT})
+     count(*)::int, sum(COALESCE((payload->>'quantity')::bigint, 1))::bigint, sum(${AMOUNT})
    ${EVENTS_OF_DAY} AND type = 'purchase'
    GROUP BY player_id, payload->>'sku', COALESCE(payload->>'source', 'iap'), ${CURRENCY}, country`,
   `DELETE FROM sdk_ad_days WHERE ${KEY}`,
@@ -115,9 +115,9 @@ const REBUILD = [
      (count(*) FILTER (WHERE result = 'quit'))::int, (count(*) FILTER (WHERE result = 'complete'))::int,
      CASE WHEN max(first_done) IS NULL THEN NULL ELSE (count(*) FILTER (WHERE ts <= first_done))::int END
    FROM (
-     SELECT player_id, (payload->>'level')::int AS level, COALESCE(payload->>'result', 'complete') AS result, ts,
+     SELECT player_id, (payload->>'level')::bigint AS level, COALESCE(payload->>'result', 'complete') AS result, ts,
        min(ts) FILTER (WHERE COALESCE(payload->>'result', 'complete') IN ('win', 'complete'))
-         OVER (PARTITION BY player_id, (payload->>'level')::int) AS first_done
+         OVER (PARTITION BY player_id, (payload->>'level')::bigint) AS first_done
      ${EVENTS_OF_DAY} AND type = 'level'
    ) AS l
    GROUP BY player_id, level`,

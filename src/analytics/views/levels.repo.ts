@@ -47,7 +47,7 @@ export async function levelStats(ctx: ViewContext): Promise<LevelRow[]> {
           AND d.day BETWEEN $5 AND f.first_day
         GROUP BY f.level, f.player_id
      )
-     SELECT lv.level, lv.players, lv.attempts, lv.wins, lv.losses, lv.quits, lv.completes,
+     SELECT lv.level::float8 AS level, lv.players, lv.attempts, lv.wins, lv.losses, lv.quits, lv.completes,
             (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t.n) FROM tries t WHERE t.level = lv.level)
               AS median_attempts
        FROM lv ORDER BY lv.level`,

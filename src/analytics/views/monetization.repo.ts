@@ -96,7 +96,7 @@ export interface SkuRow {
 /** The 20 SKUs with the most revenue (then units, then name). */
 export async function topSkus(ctx: ViewContext): Promise<SkuRow[]> {
   const r = await ctx.db.query<SkuRow>(
-    `SELECT sku, COALESCE(sum(${PURCHASE_USD}), 0)::float8 AS revenue_usd, sum(units)::int AS units,
+    `SELECT sku, COALESCE(sum(${PURCHASE_USD}), 0)::float8 AS revenue_usd, sum(units)::float8 AS units,
             count(DISTINCT player_id)::int AS buyers
        FROM sdk_purchase_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6
       GROUP BY sku ORDER BY revenue_usd DESC, units DESC, sku LIMIT 20`,
@@ -115,7 +115,7 @@ export interface CountryRevenueRow {
 /** Revenue, units and buyers per purchase country (null: unknown, last). */
 export async function revenueByCountry(ctx: ViewContext): Promise<CountryRevenueRow[]> {
   const r = await ctx.db.query<CountryRevenueRow>(
-    `SELECT country, COALESCE(sum(${PURCHASE_USD}), 0)::float8 AS revenue_usd, sum(units)::int AS units,
+    `SELECT country, COALESCE(sum(${PURCHASE_USD}), 0)::float8 AS revenue_usd, sum(units)::float8 AS units,
             count(DISTINCT player_id)::int AS buyers
        FROM sdk_purchase_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6
       GROUP BY country ORDER BY country IS NULL, revenue_usd DESC, country`,
@@ -134,7 +134,7 @@ export interface UnconvertedRow {
 /** Purchases in a currency we do not convert, in that currency, per code. */
 export async function unconvertedPurchases(ctx: ViewContext): Promise<UnconvertedRow[]> {
   const r = await ctx.db.query<UnconvertedRow>(
-    `SELECT currency, sum(amount)::float8 AS amount, sum(units)::int AS units, sum(purchases)::int AS purchases
+    `SELECT currency, sum(amount)::float8 AS amount, sum(units)::float8 AS units, sum(purchases)::int AS purchases
        FROM sdk_purchase_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6 AND NOT ${CONVERTED}
       GROUP BY currency ORDER BY currency`,
     // No rate here ($8): PostgreSQL refuses a parameter the statement does not use.

@@ -86,7 +86,8 @@ CREATE TABLE sdk_purchase_days (
   currency text NOT NULL,
   country text,
   purchases integer NOT NULL,
-  units integer NOT NULL,
+  -- bigint: a quantity may be up to 2^53 − 1.
+  units bigint NOT NULL,
   amount double precision NOT NULL
 );
 CREATE INDEX sdk_purchase_days_idx ON sdk_purchase_days (team_id, game_id, day);
@@ -118,7 +119,8 @@ CREATE TABLE sdk_level_days (
   game_id text NOT NULL,
   day date NOT NULL,
   player_id text NOT NULL,
-  level integer NOT NULL,
+  -- bigint: ingest accepts levels up to 2^53 − 1.
+  level bigint NOT NULL,
   attempts integer NOT NULL,
   wins integer NOT NULL,
   losses integer NOT NULL,

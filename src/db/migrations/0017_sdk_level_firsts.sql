@@ -9,7 +9,7 @@ CREATE TABLE sdk_level_firsts (
   platform text NOT NULL,
   game_id text NOT NULL,
   player_id text NOT NULL,
-  level integer NOT NULL,
+  level bigint NOT NULL,
   first_done_day date NOT NULL,
   PRIMARY KEY (team_id, game_id, player_id, level, platform)
 );
