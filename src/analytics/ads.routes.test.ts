@@ -4,31 +4,26 @@
  * a segment (read from the per-player ad rollup) agreeing with the unsegmented figures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsTeam, analyticsTeam, getView, sendEvents } from '../../test/helpers/analytics.js';
+import {
+  type AnalyticsTeam,
+  analyticsTeam,
+  eventFactory,
+  getView,
+  sendEvents,
+} from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
 import type { SegmentResolver } from './analytics.service.js';
 
-let n = 0;
-function ev(
+const make = eventFactory('ad');
+const ev = (
   player: string,
   ts: string,
   type: string,
   payload: Record<string, unknown> = {},
   platform = 'platform_2',
-) {
-  n += 1;
-  return {
-    event_id: `ad-${String(n).padStart(6, '0')}`,
-    ts,
-    platform,
-    game_id: 'g1',
-    player_id: player,
-    type,
-    payload,
-  };
-}
+) => make(player, ts, type, payload, { platform });
 const ad = (player: string, ts: string, payload: Record<string, unknown>, platform?: string) =>
   ev(player, ts, 'ad_impression', payload, platform);
 

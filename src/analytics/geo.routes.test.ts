@@ -4,30 +4,25 @@
  * converted, other currencies counted apart), unknown country last, platform and segment filters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsTeam, analyticsTeam, getView, sendEvents } from '../../test/helpers/analytics.js';
+import {
+  type AnalyticsTeam,
+  analyticsTeam,
+  eventFactory,
+  getView,
+  sendEvents,
+} from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
 
-let n = 0;
-function ev(
+const make = eventFactory('geo');
+const ev = (
   player: string,
   ts: string,
   type: string,
   payload: Record<string, unknown> = {},
   platform = 'platform_2',
-) {
-  n += 1;
-  return {
-    event_id: `geo-${String(n).padStart(6, '0')}`,
-    ts,
-    platform,
-    game_id: 'g1',
-    player_id: player,
-    type,
-    payload,
-  };
-}
+) => make(player, ts, type, payload, { platform });
 
 /**
  * The clock reads 2026-11-20 12:00 UTC; the range is 2026-11-18..20.

@@ -4,31 +4,25 @@
  * before the range, the platform and segment filters, and an empty range.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsTeam, analyticsTeam, getView, sendEvents } from '../../test/helpers/analytics.js';
+import {
+  type AnalyticsTeam,
+  analyticsTeam,
+  eventFactory,
+  getView,
+  sendEvents,
+} from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
 
-let n = 0;
-function ev(
+const make = eventFactory('mo');
+const ev = (
   player: string,
   ts: string,
   type: string,
   payload: Record<string, unknown> = {},
   platform = 'platform_2',
-) {
-  n += 1;
-  return {
-    event_id: `mo-${String(n).padStart(6, '0')}`,
-    ts,
-    platform,
-    game_id: 'g1',
-    player_id: player,
-    session_id: `${player}-${ts.slice(0, 10)}`,
-    type,
-    payload,
-  };
-}
+) => make(player, ts, type, payload, { platform, session_id: `${player}-${ts.slice(0, 10)}` });
 
 /**
  * Five players; the clock reads 2026-11-20 12:00 UTC, the range is 2026-11-17..20 (nobody on the 17th).

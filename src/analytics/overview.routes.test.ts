@@ -3,32 +3,26 @@
  * (another team's game is 404, API keys are refused), plan clamping and bad ranges.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsTeam, analyticsTeam, getView, sendEvents } from '../../test/helpers/analytics.js';
+import {
+  type AnalyticsTeam,
+  analyticsTeam,
+  eventFactory,
+  getView,
+  sendEvents,
+} from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { ingestKey } from '../../test/helpers/ingest.js';
 import { fixedClock } from '../clock.js';
 
-let n = 0;
-function ev(
+const make = eventFactory('ov');
+const ev = (
   player: string,
   session: string,
   ts: string,
   type: string,
   payload: Record<string, unknown> = {},
-) {
-  n += 1;
-  return {
-    event_id: `ov-${String(n).padStart(6, '0')}`,
-    ts,
-    platform: 'platform_2',
-    game_id: 'g1',
-    player_id: player,
-    session_id: session,
-    type,
-    payload,
-  };
-}
+) => make(player, ts, type, payload, { session_id: session });
 
 /**
  * Three players over 2026-11-18..20 (the clock reads 2026-11-20 12:00 UTC):

@@ -97,7 +97,7 @@ function expected(events: readonly Ev[]) {
     }
     const t = Date.parse(e.ts);
     const s = sessions.get(e.session_id) ?? { start: d, first: t, last: t, end: null };
-    s.start = d < s.start ? d : s.start;
+    if (d < s.start) s.start = d;
     s.first = Math.min(s.first, t);
     s.last = Math.max(s.last, t);
     if (e.type === 'session_end') {

@@ -45,3 +45,30 @@ export function getView(
     headers,
   });
 }
+
+/**
+ * Numbered events for a fixture: `<prefix>-000001`, … of `player` at `ts`, on game g1 and
+ * platform_2 unless `more` says otherwise (session_id, game_id, platform, …).
+ */
+export function eventFactory(prefix: string) {
+  let n = 0;
+  return (
+    player: string,
+    ts: string,
+    type: string,
+    payload: Record<string, unknown> = {},
+    more: Record<string, unknown> = {},
+  ): Record<string, unknown> => {
+    n += 1;
+    return {
+      event_id: `${prefix}-${String(n).padStart(6, '0')}`,
+      ts,
+      platform: 'platform_2',
+      game_id: 'g1',
+      player_id: player,
+      type,
+      payload,
+      ...more,
+    };
+  };
+}
