@@ -9,7 +9,12 @@
  * p50 and p95 are reported against a plain scan of the same raw events (count of events and
  * distinct players over the range, the least any answer from raw events would cost): the floor.
  * Goals (issue 15): every view p95 < 500 ms on PostgreSQL at 10M, < 1 s on PGlite at 1M.
+ *
+ * Rollup upkeep: sync ingest (the real server, 500-event batches of the ingest bench) loaded for
+ * UPKEEP_SEC with the rollup job running every 10 s, against the same load without it; the ratio is
+ * what the upkeep leaves of ingest throughput (goal: it costs at most 20%, ratio ≥ 0.8).
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +27,8 @@ import { type EventRow, insertEvents, markTouchedStatement } from '../src/ingest
 import { DEFAULT_ENTITLEMENTS } from '../src/plans.js';
 import { freshPostgresDatabase } from '../test/helpers/db.js';
 import { rng } from '../test/helpers/random.js';
-import { type Figure, ratio, type Suite } from './lib.js';
+import { BATCH, Bodies, loadIngest, startServer } from './ingest.bench.js';
+import { type BenchOptions, type Figure, ratio, type Suite } from './lib.js';
 
 const DAY = 86_400_000;
 const DAYS = 90;
@@ -257,11 +263,51 @@ async function engineFigures(engine: 'PostgreSQL' | 'PGlite', db: Db, total: num
   return figures;
 }
 
+const UPKEEP_SEC = 30;
+
+/** Sync ingest events/s on a fresh database of `engine`, with or without the rollup job. */
+async function ingestRate(engine: 'PostgreSQL' | 'PGlite', rollups: boolean, options: BenchOptions) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-upkeep-'));
+  const fresh = engine === 'PostgreSQL' ? await freshPostgresDatabase() : undefined;
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, BENCH_ROLLUPS: rollups ? '1' : '0' };
+  if (fresh) env.DATABASE_URL = fresh.url;
+  else delete env.DATABASE_URL;
+  delete env.NATS_URL;
+  const server = await startServer('ingest-sync', env);
+  try {
+    const bodies = new Bodies(server.key, randomBytes(1).toString('hex'));
+    await loadIngest(server.url, bodies, { ...options, durationSec: 2 });
+    const run = await loadIngest(server.url, bodies, {
+      ...options,
+      durationSec: Math.max(UPKEEP_SEC, options.durationSec),
+    });
+    return run.rps * BATCH;
+  } finally {
+    await server.stop();
+    await fresh?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function upkeepFigure(engine: 'PostgreSQL' | 'PGlite', options: BenchOptions): Promise<Figure> {
+  const without = await ingestRate(engine, false, options);
+  const withJob = await ingestRate(engine, true, options);
+  return {
+    suite: 'analytics',
+    name: `sync ingest on ${engine} with the rollup job running (every 10 s)`,
+    value: Math.round(withJob),
+    unit: 'events/s',
+    floor: { name: 'the same ingest without it', value: Math.round(without) },
+    ratio: ratio(withJob, without),
+    goal: '≥ 0.8',
+  };
+}
+
 export const analyticsSuite: Suite = {
   name: 'analytics',
   description:
-    'SDK dashboards on a generated data set (10M events on PostgreSQL, 1M on PGlite): rollup build, view p50/p95 against a plain scan',
-  async run() {
+    'SDK dashboards on a generated data set (10M events on PostgreSQL, 1M on PGlite): rollup build, view p50/p95 against a plain scan; ingest with rollup upkeep against ingest without',
+  async run(options) {
     const figures: Figure[] = [];
     const override = process.env.ANALYTICS_EVENTS ? Number(process.env.ANALYTICS_EVENTS) : undefined;
     if (process.env.DATABASE_URL) {
@@ -275,6 +321,8 @@ export const analyticsSuite: Suite = {
         await fresh.drop();
       }
     }
+    if (process.env.DATABASE_URL) figures.push(await upkeepFigure('PostgreSQL', options));
+    figures.push(await upkeepFigure('PGlite', options));
     const dir = mkdtempSync(join(tmpdir(), 'svc-bench-analytics-'));
     const db = await openPglite(join(dir, 'pg'));
     try {

@@ -19,12 +19,12 @@ import { freshPostgresDatabase } from '../test/helpers/db.js';
 import { rng } from '../test/helpers/random.js';
 import { type BenchOptions, compare, type Figure, type LoadResult, ratio, type Suite } from './lib.js';
 
-const BATCH = 500;
+export const BATCH = 500;
 const PATH = '/api/sdk/events';
 /** Stands for the per-request part of every event_id in the body template (JSON leaves it as is). */
 const ID_SLOT = '~@~';
 
-interface Target {
+export interface Target {
   url: string;
   /** The ingest key the server created (ingest-sync / ingest-async). */
   key: string;
@@ -34,7 +34,7 @@ interface Target {
 }
 
 /** `tsx bench/server.ts <kind>` with its own environment; READY <url> [key]. */
-async function startServer(kind: string, env: NodeJS.ProcessEnv): Promise<Target> {
+export async function startServer(kind: string, env: NodeJS.ProcessEnv): Promise<Target> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts', kind], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env,
@@ -237,7 +237,7 @@ function batchTemplate(apiKey: string, seed: number, now: Date): string[] {
 }
 
 /** Bodies cycled through with a fresh id tag per request: every request carries new event ids. */
-class Bodies {
+export class Bodies {
   private readonly templates: string[][];
   private n = 0;
   readonly bytesPerEvent: number;
@@ -259,7 +259,7 @@ class Bodies {
   }
 }
 
-interface IngestLoad extends LoadResult {
+export interface IngestLoad extends LoadResult {
   ok: number;
   byStatus: Record<string, number>;
   durationSec: number;
@@ -267,7 +267,7 @@ interface IngestLoad extends LoadResult {
   sustainedRps?: number;
 }
 
-async function loadIngest(url: string, bodies: Bodies, options: BenchOptions): Promise<IngestLoad> {
+export async function loadIngest(url: string, bodies: Bodies, options: BenchOptions): Promise<IngestLoad> {
   const result = await autocannon({
     url,
     connections: options.connections,

@@ -119,6 +119,19 @@ if (kind === 'bare') {
       if (command === 'DRAIN') void drain().then(() => process.stdout.write('DRAINED\n'));
     }
   });
+  // BENCH_ROLLUPS=1: the rollup job's work while the load runs (every 10 s, as refresh-sdk-rollups).
+  let rollups: Promise<unknown> | undefined;
+  const rollupTimer =
+    process.env.BENCH_ROLLUPS === '1'
+      ? setInterval(() => {
+          rollups ??= server.services.analytics.service.rollups
+            .run()
+            .catch((err: unknown) => console.error('bench: rollup run failed', err))
+            .finally(() => {
+              rollups = undefined;
+            });
+        }, 10_000)
+      : undefined;
   process.stdout.write(`READY ${server.url} ${key.key}\n`);
   // Batches left in the outbox wait for the next writer: the bench counts `events` after the
   // shutdown, so its server drains the queue first.
@@ -126,6 +139,8 @@ if (kind === 'bare') {
     'SIGTERM',
     () =>
       void (async () => {
+        clearInterval(rollupTimer);
+        await rollups;
         await drain();
         await server.close();
         process.exit(0);
