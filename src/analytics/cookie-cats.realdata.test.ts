@@ -11,10 +11,10 @@
  *   gate_40: 45,489 players, 20,119 back on day 1, 8,279 on day 7
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsTeam, analyticsTeam, getView, sendEvents } from '../../test/helpers/analytics.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyticsTeam, getView, sendEvents } from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
-import { findRealdata, needsRealdata } from '../../test/helpers/realdata.js';
+import { needsRealdata, realdataFile } from '../../test/helpers/realdata.js';
 import { fixedClock } from '../clock.js';
 
 const FILE = 'events/cookie-cats_ab-test_per-user-d1-d7-retention__atlam0s.csv';
@@ -26,10 +26,10 @@ const EXPECTED = {
   gate_40: { players: 45_489, d1: 20_119, d7: 8_279 },
 };
 
+/** The data set as events; called only by the guarded test (needsRealdata), so a clone without
+ * ../shared/realdata never reads it. */
 function events(): Record<string, unknown>[] {
-  const url = findRealdata(FILE);
-  if (!url) return [];
-  const lines = readFileSync(url, 'utf8').trim().split('\n').slice(1);
+  const lines = readFileSync(realdataFile(FILE), 'utf8').trim().split('\n').slice(1);
   const out: Record<string, unknown>[] = [];
   const at = (day: number, user: string) =>
     new Date(Date.parse(`${COHORT}T00:00:00Z`) + day * DAY + (Number(user) % 80_000) * 1000).toISOString();
@@ -54,35 +54,31 @@ function events(): Record<string, unknown>[] {
 }
 
 describe('real data: Cookie Cats D1 and D7 retention per variant', () => {
-  let t: TestApp;
-  let team: AnalyticsTeam;
+  let t: TestApp | undefined;
+  afterAll(() => t?.close());
 
-  beforeAll(async () => {
-    if (!findRealdata(FILE)) return;
+  it('reproduces each variant’s D1 and D7 through a segment on an extra payload field', {
+    ...needsRealdata(FILE),
+    timeout: 600_000,
+  }, async () => {
     // The clock stands still: the ingest bucket would never refill.
     t = await buildTestApp({
       clock: fixedClock('2026-10-20T12:00:00Z'),
       env: { ENTITLEMENTS: JSON.stringify({ ingestBurst: 1_000_000, ingestPerSecond: 1_000_000 }) },
     });
-    team = await analyticsTeam(t, 'Enterprise');
-    t.app.ingest.service.mode = 'sync';
-    await sendEvents(t, team.key, events());
-  }, 600_000);
-  afterAll(() => t?.close());
-
-  it('reproduces each variant’s D1 and D7 through a segment on an extra payload field', {
-    ...needsRealdata(FILE),
-    timeout: 120_000,
-  }, async () => {
+    const app = t;
+    const team = await analyticsTeam(app, 'Enterprise');
+    app.app.ingest.service.mode = 'sync';
+    await sendEvents(app, team.key, events());
     for (const [variant, want] of Object.entries(EXPECTED)) {
-      const created = await t.app.inject({
+      const created = await app.app.inject({
         method: 'POST',
         url: '/api/sdk/segments',
         headers: team.headers,
         payload: { name: variant, conditions: [{ field: 'payload.version', op: 'eq', value: variant }] },
       });
       expect(created.statusCode, created.body).toBe(201);
-      const res = await getView(t, team.headers, 'cookie-cats', 'retention', {
+      const res = await getView(app, team.headers, 'cookie-cats', 'retention', {
         from: COHORT,
         to: COHORT,
         segment: String(created.json().id),
