@@ -3,11 +3,12 @@
  * own response schema). Signed-in users only (cookie + CSRF or bearer); their team's games.
  */
 import { Type } from 'typebox';
-import { type App, errorResponses, requireUser } from '../http/index.js';
+import { type App, errorResponses } from '../http/index.js';
 import { AnalyticsQuery, GameParams } from './analytics.schemas.js';
 import type { AnalyticsService } from './analytics.service.js';
 import { registerFunnelRoutes } from './funnel.routes.js';
 import { MAX_RANGE_DAYS } from './range.js';
+import { reader } from './reader.js';
 import type { View } from './views/index.js';
 
 const tags = ['sdk analytics'];
@@ -24,11 +25,6 @@ const VIEW_DESCRIPTION = [
     'by day or ISO week.',
 ].join('\n\n');
 
-function caller(request: { principal: Parameters<typeof requireUser>[0] }) {
-  const user = requireUser(request.principal);
-  return { teamId: user.teamId, plan: user.plan };
-}
-
 export function registerAnalyticsRoutes(app: App, service: AnalyticsService, views: readonly View[]): void {
   app.get(
     '/api/sdk/games',
@@ -42,7 +38,7 @@ export function registerAnalyticsRoutes(app: App, service: AnalyticsService, vie
         response: { 200: Type.Ref('SdkGames') },
       },
     },
-    async (request) => service.games(caller(request)),
+    async (request) => service.games(reader(request)),
   );
   for (const view of views) registerView(app, service, view);
   registerFunnelRoutes(app, service);
@@ -65,6 +61,6 @@ function registerView(app: App, service: AnalyticsService, view: View): void {
         },
       },
     },
-    async (request) => service.view(view, caller(request), request.params.game_id, request.query),
+    async (request) => service.view(view, reader(request), request.params.game_id, request.query),
   );
 }

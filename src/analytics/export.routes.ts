@@ -7,11 +7,12 @@
 import { pipeline, Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { Type } from 'typebox';
-import { type App, errorResponses, requireUser } from '../http/index.js';
+import { type App, errorResponses } from '../http/index.js';
 import { acceptsGzip, EXPORT_COLUMNS } from './export.format.js';
 import { CONTENT_TYPES, ExportQuery } from './export.schemas.js';
 import type { ExportService } from './export.service.js';
 import { MAX_RANGE_DAYS } from './range.js';
+import { reader } from './reader.js';
 
 const DESCRIPTION = [
   'Streams the raw events of one game of the caller’s team, in (ts, event_id) order: `format=ndjson` (default) ' +
@@ -67,8 +68,7 @@ export function registerExportRoute(app: App, service: ExportService): void {
       },
     },
     async (request, reply) => {
-      const user = requireUser(request.principal);
-      const prepared = await service.prepare({ teamId: user.teamId, plan: user.plan }, request.query);
+      const prepared = await service.prepare(reader(request), request.query);
       const { range } = prepared;
       reply
         .header('content-type', CONTENT_TYPES[prepared.format])

@@ -3,7 +3,7 @@
  * because the steps do not fit a query string; it changes nothing). Cookie callers send CSRF.
  */
 import { Type } from 'typebox';
-import { type App, errorResponses, requireUser } from '../http/index.js';
+import { type App, errorResponses } from '../http/index.js';
 import { GameParams } from './analytics.schemas.js';
 import type { AnalyticsService } from './analytics.service.js';
 import {
@@ -15,7 +15,8 @@ import {
   MAX_WINDOW_HOURS,
   MIN_STEPS,
 } from './funnel.schemas.js';
-import { checkFunnel, loadFunnel } from './funnel.service.js';
+import { funnel } from './funnel.service.js';
+import { reader } from './reader.js';
 
 const DESCRIPTION = [
   `From ${MIN_STEPS} to ${MAX_STEPS} steps, each a level (a \`level\` event with that payload.level, any result) or a custom ` +
@@ -44,15 +45,7 @@ export function registerFunnelRoutes(app: App, service: AnalyticsService): void 
         response: { 200: Type.Ref('SdkFunnel'), ...errorResponses(404, 422) },
       },
     },
-    async (request): Promise<FunnelResultT> => {
-      const user = requireUser(request.principal);
-      checkFunnel(request.body);
-      const { ctx, header } = await service.context(
-        { teamId: user.teamId, plan: user.plan },
-        request.params.game_id,
-        request.query,
-      );
-      return { ...header, ...(await loadFunnel(ctx, request.body)) };
-    },
+    async (request): Promise<FunnelResultT> =>
+      funnel(service, reader(request), request.params.game_id, request.query, request.body),
   );
 }

@@ -4,6 +4,8 @@
  * counts funnel.repo.ts reads.
  */
 import { errors } from '../errors.js';
+import type { AnalyticsQueryT } from './analytics.schemas.js';
+import type { AnalyticsService, Reader } from './analytics.service.js';
 import { checkConditions } from './conditions.js';
 import { type FunnelStepRow, funnelSteps } from './funnel.repo.js';
 import {
@@ -12,6 +14,7 @@ import {
   type FunnelResultT,
   type FunnelStepT,
 } from './funnel.schemas.js';
+import { ratio4, round } from './views/figures.js';
 import type { ViewContext } from './views/view.js';
 
 /** 422 naming the first step at fault (`body.steps[i]`, or the condition inside it). */
@@ -29,9 +32,6 @@ export function stepLabel(step: FunnelStepT): string {
   return step.level !== undefined ? `level ${step.level}` : (step.custom ?? '');
 }
 
-const ratio = (part: number, whole: number | undefined) =>
-  whole === undefined || whole === 0 ? null : Number((part / whole).toFixed(4));
-
 /** The answer's steps from the per-step rows (one per step, in order). */
 export function funnelResult(
   steps: readonly FunnelStepT[],
@@ -44,15 +44,27 @@ export function funnelResult(
       index: i,
       label: stepLabel(step),
       players: row.players,
-      conversion_from_first: ratio(row.players, first),
-      conversion_from_previous: i === 0 ? null : ratio(row.players, rows[i - 1]?.players),
-      median_seconds_from_previous:
-        i === 0 || row.median_gap === null ? null : Number(Number(row.median_gap).toFixed(2)),
+      conversion_from_first: ratio4(row.players, first),
+      conversion_from_previous: i === 0 ? null : ratio4(row.players, rows[i - 1]?.players),
+      median_seconds_from_previous: i === 0 || row.median_gap === null ? null : round(Number(row.median_gap)),
     };
   });
 }
 
-export async function loadFunnel(
+/** The funnel of one game for `reader` (the views' access, range and segment rules), or 422/404. */
+export async function funnel(
+  analytics: AnalyticsService,
+  reader: Reader,
+  gameId: string,
+  query: AnalyticsQueryT,
+  body: FunnelBodyT,
+): Promise<FunnelResultT> {
+  checkFunnel(body);
+  const { ctx, header } = await analytics.context(reader, gameId, query);
+  return { ...header, ...(await loadFunnel(ctx, body)) };
+}
+
+async function loadFunnel(
   ctx: ViewContext,
   body: FunnelBodyT,
 ): Promise<{ window_hours: number; steps: FunnelResultT['steps'] }> {

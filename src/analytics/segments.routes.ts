@@ -3,8 +3,9 @@
  * users only (cookie + CSRF or bearer), like the analytics views that read them (`?segment=<id>`).
  */
 import { Type } from 'typebox';
-import { type App, errorResponses, requireUser } from '../http/index.js';
+import { type App, errorResponses } from '../http/index.js';
 import { MAX_CONDITIONS } from './conditions.js';
+import { reader } from './reader.js';
 import {
   CreateSegmentBody,
   MAX_SEGMENTS_PER_TEAM,
@@ -29,8 +30,7 @@ const CREATE_DESCRIPTION = [
   `At most ${MAX_SEGMENTS_PER_TEAM} segments per team → 409 limit_reached.`,
 ].join('\n\n');
 
-const caller = (request: { principal: Parameters<typeof requireUser>[0] }) =>
-  requireUser(request.principal).teamId;
+const caller = (request: Parameters<typeof reader>[0]) => reader(request).teamId;
 
 export function registerSegmentRoutes(app: App, service: SegmentsService): void {
   for (const schema of segmentSchemas) app.addSchema(schema);

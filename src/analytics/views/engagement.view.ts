@@ -8,11 +8,11 @@ import { type Static, Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
 import { addDays, bucketOf, type DayRange } from '../range.js';
 import { type EngagementPassRow, engagementPass, newPlayersByDay } from './engagement.repo.js';
+import { roundOrNull } from './figures.js';
 import { sessionLengthSource, sessionSummary } from './sessions.repo.js';
 import type { View } from './view.js';
 
 const Stat = Type.Union([Type.Number(), Type.Null()]);
-const round = (x: number | null, digits = 2) => (x === null ? null : Number(x.toFixed(digits)));
 
 const EngagementPoint = Type.Object({
   date: Type.String({ format: 'date', description: 'The day, or the Monday of the ISO week.' }),
@@ -145,7 +145,7 @@ export function dailyPoints(
       dau,
       wau,
       mau,
-      stickiness: mau > 0 ? round(dau / mau, 4) : null,
+      stickiness: mau > 0 ? roundOrNull(dau / mau, 4) : null,
       new_players: fresh,
       returning_players: dau - fresh,
     });
@@ -168,7 +168,7 @@ export function weeklyPoints(days: readonly Point[]): Point[] {
     const sum = (f: (p: Point) => number) => ps.reduce((s, p) => s + f(p), 0);
     return {
       date: week,
-      dau: round(sum((p) => p.dau) / ps.length) ?? 0,
+      dau: roundOrNull(sum((p) => p.dau) / ps.length) ?? 0,
       wau: last.wau,
       mau: last.mau,
       stickiness: last.stickiness,
@@ -194,16 +194,16 @@ export const engagement: View<typeof EngagementView> = {
     const daily = dailyPoints(moves, ctx.range, readFrom);
     return {
       series: ctx.granularity === 'week' ? weeklyPoints(daily) : daily,
-      sessions_per_player: players > 0 ? round(sessions.sessions / players) : null,
+      sessions_per_player: players > 0 ? roundOrNull(sessions.sessions / players) : null,
       session_length_s: {
-        avg: round(sessions.length_avg),
-        p50: round(sessions.length_p50),
-        p90: round(sessions.length_p90),
+        avg: roundOrNull(sessions.length_avg),
+        p50: roundOrNull(sessions.length_p50),
+        p90: roundOrNull(sessions.length_p90),
       },
       playtime_per_player_day_s: {
-        avg: round(sessions.playtime_avg),
-        p50: round(sessions.playtime_p50),
-        p90: round(sessions.playtime_p90),
+        avg: roundOrNull(sessions.playtime_avg),
+        p50: roundOrNull(sessions.playtime_p50),
+        p90: roundOrNull(sessions.playtime_p90),
       },
       session_length_source: sessionLengthSource(sessions),
     };

@@ -5,6 +5,7 @@
  */
 import { Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
+import { round4 } from './figures.js';
 import { levelStats } from './levels.repo.js';
 import type { View } from './view.js';
 
@@ -14,7 +15,6 @@ const Rate = (what: string) =>
     maximum: 1,
     description: `Share of the attempts that ended ${what} (4 decimals).`,
   });
-const share = (part: number, whole: number) => Number((part / whole).toFixed(4));
 
 export const LevelsView = viewResponse(
   'SdkLevels',
@@ -53,10 +53,10 @@ export const levels: View<typeof LevelsView> = {
         level: r.level,
         players: r.players,
         attempts: r.attempts,
-        win_rate: share(r.wins, r.attempts),
-        loss_rate: share(r.losses, r.attempts),
-        quit_rate: share(r.quits, r.attempts),
-        complete_rate: share(r.completes, r.attempts),
+        win_rate: round4(r.wins / r.attempts),
+        loss_rate: round4(r.losses / r.attempts),
+        quit_rate: round4(r.quits / r.attempts),
+        complete_rate: round4(r.completes / r.attempts),
         median_attempts_to_complete: r.median_attempts === null ? null : Number(r.median_attempts),
       })),
     };

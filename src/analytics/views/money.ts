@@ -1,23 +1,16 @@
 /**
- * Pure helpers shared by the money views (monetization, ads, geo): rounding, ratios with a null
- * for an empty denominator, the rate the response reports, and series with a point per bucket.
+ * Pure helpers shared by the money views (monetization, ads, geo): the rate the response reports
+ * and series with a point per bucket (rounding: figures.ts).
  */
 
 import { bucketOf, type DayRange, eachDay } from '../range.js';
 import { DEVEX_USD_PER_ROBUX } from '../rollups.repo.js';
+import { round4 } from './figures.js';
 
 /** What the response says about conversion (DECISIONS §4: the DevEx rate). */
 export const RATES = { usd_per_robux: DEVEX_USD_PER_ROBUX, source: 'DevEx rate (DECISIONS)' } as const;
 
-/** Money and shares are reported to 4 decimals. */
-export function round4(x: number): number {
-  return Number(x.toFixed(4));
-}
-
-/** a / b to 4 decimals; null when b is 0 (no players, no payers, no impressions). */
-export function ratio4(a: number, b: number): number | null {
-  return b > 0 ? round4(a / b) : null;
-}
+export { ratio4, round4 } from './figures.js';
 
 /**
  * One point per day (or ISO week) of the range, 0 where nothing was earned: a money chart must show

@@ -5,12 +5,12 @@
  */
 import { Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
+import { roundOrNull } from './figures.js';
 import { activeOver, activeSeries, overviewTotals, topCountries } from './overview.repo.js';
 import { sessionSummary } from './sessions.repo.js';
 import type { View } from './view.js';
 
 const Stat = Type.Union([Type.Number(), Type.Null()]);
-const round = (x: number | null, digits = 2) => (x === null ? null : Number(x.toFixed(digits)));
 
 export const OverviewView = viewResponse(
   'SdkOverview',
@@ -66,12 +66,12 @@ export const overview: View<typeof OverviewView> = {
       new_players: totals.new_players,
       sessions: sessions.sessions,
       playtime_s: {
-        avg: round(sessions.playtime_avg),
-        p50: round(sessions.playtime_p50),
-        p90: round(sessions.playtime_p90),
+        avg: roundOrNull(sessions.playtime_avg),
+        p50: roundOrNull(sessions.playtime_p50),
+        p90: roundOrNull(sessions.playtime_p90),
       },
-      revenue_usd: round(totals.revenue_usd, 4) ?? 0,
-      arpdau_usd: totals.player_days > 0 ? round(totals.revenue_usd / totals.player_days, 4) : null,
+      revenue_usd: roundOrNull(totals.revenue_usd, 4) ?? 0,
+      arpdau_usd: totals.player_days > 0 ? roundOrNull(totals.revenue_usd / totals.player_days, 4) : null,
       paying_players: totals.paying_players,
       top_countries: countries,
     };

@@ -6,13 +6,13 @@
 import { type Static, Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
 import { addDays, dayOf, eachDay } from '../range.js';
+import { round4 } from './figures.js';
 import { type RetentionCountRow, retentionCounts } from './retention.repo.js';
 import type { View } from './view.js';
 
 /** Day N of retention runs from 1 to DAYS. */
 const DAYS = 30;
 const Share = Type.Union([Type.Number(), Type.Null()]);
-const round4 = (x: number) => Number(x.toFixed(4));
 
 const Shares = (description: string) => Type.Array(Share, { minItems: DAYS, maxItems: DAYS, description });
 
