@@ -5,25 +5,14 @@
  * 422s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsTeam, analyticsTeam, sendEvents } from '../../test/helpers/analytics.js';
+import { type AnalyticsTeam, analyticsTeam, eventFactory, sendEvents } from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
 
-let n = 0;
-function ev(player: string, ts: string, type: 'level' | 'custom', payload: Record<string, unknown>) {
-  n += 1;
-  return {
-    event_id: `fn-${String(n).padStart(6, '0')}`,
-    ts,
-    platform: 'platform_2',
-    game_id: 'g1',
-    player_id: player,
-    session_id: `s-${player}`,
-    type,
-    payload,
-  };
-}
+const make = eventFactory('fn');
+const ev = (player: string, ts: string, type: 'level' | 'custom', payload: Record<string, unknown>) =>
+  make(player, ts, type, payload, { session_id: `s-${player}` });
 const tutorial = (p: string, ts: string) => ev(p, ts, 'custom', { name: 'tutorial_start' });
 const level1 = (p: string, ts: string, result = 'win') => ev(p, ts, 'level', { level: 1, result });
 const shop = (p: string, ts: string, source: string) => ev(p, ts, 'custom', { name: 'shop_open', source });

@@ -4,32 +4,26 @@
  * on an extra payload field, with match any, and restricted to one event type.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsTeam, analyticsTeam, getView, sendEvents } from '../../test/helpers/analytics.js';
+import {
+  type AnalyticsTeam,
+  analyticsTeam,
+  eventFactory,
+  getView,
+  sendEvents,
+} from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
 
-let n = 0;
-function ev(
+const make = eventFactory('seg');
+const ev = (
   player: string,
   session: string,
   ts: string,
   type: string,
   payload: Record<string, unknown> = {},
   game = 'g1',
-) {
-  n += 1;
-  return {
-    event_id: `seg-${String(n).padStart(6, '0')}`,
-    ts,
-    platform: 'platform_2',
-    game_id: game,
-    player_id: player,
-    session_id: session,
-    type,
-    payload,
-  };
-}
+) => make(player, ts, type, payload, { session_id: session, game_id: game });
 
 /**
  * The clock reads 2026-11-20 12:00 UTC. Game g1, 18th..20th:
