@@ -13,6 +13,9 @@
  * Rollup upkeep: sync ingest (the real server, 500-event batches of the ingest bench) loaded for
  * UPKEEP_SEC with the rollup job running every 10 s, against the same load without it; the ratio is
  * what the upkeep leaves of ingest throughput (goal: it costs at most 20%, ratio ≥ 0.8).
+ *
+ * ANALYTICS_ONLY narrows a run: `views` (both engines' views, no upkeep), `postgres` or `pglite`
+ * (that engine's views only).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,10 +36,10 @@ import { type BenchOptions, type Figure, ratio, type Suite } from './lib.js';
 const DAY = 86_400_000;
 const DAYS = 90;
 const PLAYERS = 100_000;
-const GAME = 'bench-game';
-const TEAM = 1;
+export const GAME = 'bench-game';
+export const TEAM = 1;
 /** The data set ends the day before "now". */
-const NOW = new Date('2026-11-24T12:00:00Z');
+export const NOW = new Date('2026-11-24T12:00:00Z');
 const FIRST_DAY = Date.UTC(2026, 7, 26); // 90 days: 2026-08-26 .. 2026-11-23
 const REQUESTS = 20;
 const CHUNK = 50_000;
@@ -173,7 +176,8 @@ function* rows(r: Rand, total: number): Generator<EventRow[]> {
   if (chunk.length > 0) yield chunk;
 }
 
-async function load(db: Db, total: number): Promise<{ events: number; loadMs: number; rollupMs: number }> {
+/** Copies the data set's events into `events` and marks their days, as ingest would. */
+export async function loadEvents(db: Db, total: number): Promise<{ events: number; loadMs: number }> {
   const partitions = new Partitions();
   const t0 = performance.now();
   let events = 0;
@@ -190,18 +194,27 @@ async function load(db: Db, total: number): Promise<{ events: number; loadMs: nu
     events += chunk.length;
   }
   await db.exec('ANALYZE');
-  const loadMs = performance.now() - t0;
+  return { events, loadMs: performance.now() - t0 };
+}
+
+/** Builds the rollups of every marked day; returns the time it took. */
+export async function buildRollups(db: Db): Promise<number> {
   const service = new AnalyticsService({ db, clock: fixedClock(NOW), entitlements: DEFAULT_ENTITLEMENTS });
   const t1 = performance.now();
   await service.rollups.run();
   await db.exec('ANALYZE');
-  return { events, loadMs, rollupMs: performance.now() - t1 };
+  return performance.now() - t1;
 }
 
-const pct = (sorted: number[], p: number) =>
+async function load(db: Db, total: number): Promise<{ events: number; loadMs: number; rollupMs: number }> {
+  const loaded = await loadEvents(db, total);
+  return { ...loaded, rollupMs: await buildRollups(db) };
+}
+
+export const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 
-async function timed(fn: () => Promise<unknown>): Promise<number[]> {
+export async function timed(fn: () => Promise<unknown>): Promise<number[]> {
   await fn();
   await fn();
   const ms: number[] = [];
@@ -310,7 +323,11 @@ export const analyticsSuite: Suite = {
   async run(options) {
     const figures: Figure[] = [];
     const override = process.env.ANALYTICS_EVENTS ? Number(process.env.ANALYTICS_EVENTS) : undefined;
-    if (process.env.DATABASE_URL) {
+    // ANALYTICS_ONLY=views|postgres|pglite narrows the run while working on one part.
+    const only = process.env.ANALYTICS_ONLY ?? '';
+    const pg = Boolean(process.env.DATABASE_URL) && only !== 'pglite';
+    const upkeep = only === '';
+    if (pg) {
       const fresh = await freshPostgresDatabase();
       const db = await openPostgres(fresh.url);
       try {
@@ -321,8 +338,9 @@ export const analyticsSuite: Suite = {
         await fresh.drop();
       }
     }
-    if (process.env.DATABASE_URL) figures.push(await upkeepFigure('PostgreSQL', options));
-    figures.push(await upkeepFigure('PGlite', options));
+    if (pg && upkeep) figures.push(await upkeepFigure('PostgreSQL', options));
+    if (upkeep) figures.push(await upkeepFigure('PGlite', options));
+    if (only === 'postgres') return figures;
     const dir = mkdtempSync(join(tmpdir(), 'svc-bench-analytics-'));
     const db = await openPglite(join(dir, 'pg'));
     try {

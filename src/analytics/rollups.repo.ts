@@ -5,6 +5,8 @@
  */
 import type { Queryable, Tx } from '../db/index.js';
 import { EVENT_TYPES } from '../ingest/index.js';
+import { LEVEL_REBUILD, LEVEL_TABLES } from './views/levels.rollup.repo.js';
+import { MONEY_REBUILD, MONEY_TABLES } from './views/money.rollup.repo.js';
 
 /** A (team, platform, game, UTC day) whose rollups are out of date. */
 export interface TouchedDay {
@@ -149,6 +151,12 @@ const REBUILD = [
    GROUP BY player_id, payload->>'format', payload->>'network', COALESCE(payload->>'placement', '')`,
 ];
 
+/**
+ * Every statement of a day's rebuild, in order: the core rollups above, then those a view keeps
+ * for itself (in its folder, `views/*.rollup.repo.ts`: same parameters $1..$9 as REBUILD).
+ */
+const REBUILD_ALL = [...REBUILD, ...LEVEL_REBUILD, ...MONEY_REBUILD];
+
 /** Rebuilds every rollup of `key`'s day from the raw events (in `tx`). */
 export async function rebuildDay(tx: Tx, key: TouchedDay): Promise<void> {
   const start = new Date(`${key.day}T00:00:00Z`);
@@ -164,7 +172,7 @@ export async function rebuildDay(tx: Tx, key: TouchedDay): Promise<void> {
     VIRTUAL_CURRENCIES,
     DEVEX_USD_PER_ROBUX,
   ];
-  for (const sql of REBUILD) {
+  for (const sql of REBUILD_ALL) {
     // Each statement gets the parameters it names (PostgreSQL refuses unused typed ones).
     const used = maxParam(sql);
     await tx.query(sql, params.slice(0, used));
@@ -188,6 +196,8 @@ const ANALYZED = [
   'sdk_ad_player_days',
   'sdk_level_days',
   'sdk_level_firsts',
+  ...LEVEL_TABLES,
+  ...MONEY_TABLES,
   'events',
 ];
 
