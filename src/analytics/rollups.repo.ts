@@ -66,6 +66,15 @@ export const VIRTUAL_CURRENCIES = ['ROBUX', 'R$', 'RBX'] as const;
 /** DECISIONS §4 (revenue simulator): 0.0038 USD per Robux. */
 export const DEVEX_USD_PER_ROBUX = 0.0038;
 
+/** The activity bit string `bits` (of a.first_day .. a.last_day) with day $4 set to `bit` (B'1' or
+ * B'0': a 0 only pads), grown at either end as needed. */
+function placeBit(bits: string, bit: string): string {
+  return `CASE WHEN $4::date < a.first_day THEN ${bit} || repeat('0', a.first_day - $4::date - 1)::varbit || ${bits}
+    WHEN $4::date > a.last_day THEN ${bits} || repeat('0', $4::date - a.last_day - 1)::varbit || ${bit}
+    WHEN ${bit} = B'1' THEN set_bit(${bits}, $4::date - a.first_day, 1)
+    ELSE ${bits} END`;
+}
+
 const KEY = 'team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4';
 /** The day's raw events: the type list lets the (team_id, game_id, type, ts) index range on ts. */
 const EVENTS_OF_DAY = `FROM events
@@ -140,6 +149,31 @@ const REBUILD = [
    ORDER BY player_id, level
    ON CONFLICT (team_id, game_id, player_id, level, platform) DO UPDATE
      SET first_done_day = EXCLUDED.first_done_day WHERE EXCLUDED.first_done_day < f.first_done_day`,
+  // Each player's activity bits (0021), on this platform and on '' (every platform): set, never
+  // cleared (a day's rebuild only adds players). A day before first_day prepends, after last_day
+  // appends; a row that already says all of it is left alone.
+  `INSERT INTO sdk_player_activity AS a (team_id, game_id, platform, player_id, first_day, last_day, days, paid,
+     countries)
+   SELECT $1::bigint, $3::text, p.platform, d.player_id, $4::date, $4::date, B'1',
+     CASE WHEN d.purchases > 0 THEN B'1' ELSE B'0' END, ARRAY[COALESCE(d.country, '')]
+     FROM sdk_player_days d CROSS JOIN (VALUES ($2::text), ('')) AS p (platform)
+    WHERE d.team_id = $1 AND d.platform = $2 AND d.game_id = $3 AND d.day = $4
+    ORDER BY p.platform, d.player_id
+   ON CONFLICT (team_id, game_id, platform, player_id) DO UPDATE SET
+     days = ${placeBit('a.days', "B'1'")},
+     paid = ${placeBit('a.paid', 'EXCLUDED.paid')},
+     first_day = LEAST(a.first_day, EXCLUDED.first_day),
+     last_day = GREATEST(a.last_day, EXCLUDED.last_day),
+     countries = CASE WHEN EXCLUDED.countries[1] = ANY(a.countries) THEN a.countries
+       ELSE ARRAY(SELECT DISTINCT c FROM unnest(a.countries || EXCLUDED.countries) AS c ORDER BY c) END
+   WHERE NOT ($4::date BETWEEN a.first_day AND a.last_day
+     AND get_bit(a.days, $4::date - a.first_day) = 1
+     AND (EXCLUDED.paid = B'0' OR get_bit(a.paid, $4::date - a.first_day) = 1)
+     AND EXCLUDED.countries[1] = ANY(a.countries))`,
+  // The day's stats, and those of the days it moves, are derived next (stats.ts).
+  `INSERT INTO sdk_stats_due (team_id, game_id, day)
+   SELECT team_id, game_id, day FROM (VALUES ($1::bigint, $2::text, $3::text, $4::date)) AS k (team_id, platform, game_id, day)
+   ON CONFLICT DO NOTHING`,
   // The ads view's per-player split (0019), read when a segment narrows the players.
   `DELETE FROM sdk_ad_player_days WHERE ${KEY}`,
   `INSERT INTO sdk_ad_player_days (team_id, platform, game_id, day, player_id, format, network, placement,
@@ -196,6 +230,8 @@ const ANALYZED = [
   'sdk_ad_player_days',
   'sdk_level_days',
   'sdk_level_firsts',
+  'sdk_player_activity',
+  'sdk_day_stats',
   ...LEVEL_TABLES,
   ...MONEY_TABLES,
   'events',

@@ -15,6 +15,7 @@ import {
   releaseTouchedDay,
   type TouchedDay,
 } from './rollups.repo.js';
+import { deriveDayStats } from './stats.js';
 
 export interface RollupDeps {
   db: Db;
@@ -41,6 +42,7 @@ export class Rollups {
    * statistics when much changed; returns the days rebuilt. */
   async run(signal?: AbortSignal): Promise<number> {
     const rebuilt = await this.rebuildAll(signal);
+    await this.derive(signal);
     this.sinceAnalyze += rebuilt;
     const now = performance.now();
     const due = this.sinceAnalyze >= ANALYZE_AFTER_DAYS || now - this.lastAnalyzeMs >= ANALYZE_EVERY_MS;
@@ -64,6 +66,18 @@ export class Rollups {
         if (await this.rebuild(key)) rebuilt += 1;
       }
       // Keys left claimed by an abort are taken again once stale (or by the next run's claim).
+    }
+  }
+
+  /** The day stats of what was rebuilt (stats.ts); a failure leaves the days due for the next run. */
+  private async derive(signal?: AbortSignal): Promise<void> {
+    try {
+      await deriveDayStats(this.deps.db, this.deps.clock.now(), signal);
+    } catch (err) {
+      this.deps.log?.error(
+        { code: (err as { code?: unknown } | null)?.code },
+        'sdk day stats failed; will retry',
+      );
     }
   }
 

@@ -45,16 +45,3 @@ export async function engagementPass(ctx: ViewContext, readFrom: string): Promis
   );
   return r.rows;
 }
-
-/** Players first seen on each day of the range: on any platform of the game (their earliest), or
- * on the filtered one. */
-export async function newPlayersByDay(ctx: ViewContext): Promise<{ day: string; players: number }[]> {
-  const r = await ctx.db.query<{ day: string; players: number }>(
-    `SELECT to_char(first_day, 'YYYY-MM-DD') AS day, count(*)::int AS players FROM (
-       SELECT player_id, min(first_day) AS first_day FROM sdk_players
-        WHERE ${scopeSql()} AND first_day <= $6 GROUP BY player_id HAVING min(first_day) >= $5
-     ) AS firsts GROUP BY first_day`,
-    [...scopeParams(ctx), ctx.range.from, ctx.range.to],
-  );
-  return r.rows;
-}

@@ -6,10 +6,11 @@
  */
 import { type Static, Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
-import { addDays, bucketOf, type DayRange } from '../range.js';
-import { type EngagementPassRow, engagementPass, newPlayersByDay } from './engagement.repo.js';
+import { bucketOf } from '../range.js';
+import { newPlayersByDay, rangePlayers } from './activity.repo.js';
+import { type DailyActives, dailyActives, dayFigures, sessionFigures } from './daily.js';
 import { roundOrNull } from './figures.js';
-import { sessionLengthSource, sessionSummary } from './sessions.repo.js';
+import { sessionLengthSource } from './sessions.repo.js';
 import type { View } from './view.js';
 
 const Stat = Type.Union([Type.Number(), Type.Null()]);
@@ -79,78 +80,24 @@ export const EngagementView = viewResponse(
 
 type Point = Static<typeof EngagementPoint>;
 
-/** The first day read: 29 days before `from`, so MAU on `from` sees its whole window, but never a
- * day the plan may not read. */
-export function readFromOf(range: DayRange): string {
-  const from = addDays(range.from, -29);
-  const earliest = range.history_limited_from;
-  return earliest !== null && from < earliest ? earliest : from;
-}
-
-/** Per day: actives, new players, and how far WAU and MAU move (stretches opened − closed). */
-interface DayMoves {
-  dau: number;
-  new_players: number;
-  wau: number;
-  mau: number;
-}
-
-/** The pass's grouped rows (engagement.repo.ts) as moves per day, and the players of the range. */
-export function movesOf(
-  rows: readonly EngagementPassRow[],
-  fresh: readonly { day: string; players: number }[],
-): { moves: Map<string, DayMoves>; players: number } {
-  const moves = new Map<string, DayMoves>();
-  const at = (day: string) => {
-    let m = moves.get(day);
-    if (!m) {
-      m = { dau: 0, new_players: 0, wau: 0, mau: 0 };
-      moves.set(day, m);
-    }
-    return m;
-  };
-  let players = 0;
-  for (const r of rows) {
-    if (r.day !== null) {
-      const m = at(r.day);
-      m.dau += r.active;
-      m.wau += r.rows;
-      m.mau += r.rows;
-    } else if (r.wau_end !== null) at(r.wau_end).wau -= r.rows;
-    else if (r.mau_end !== null) at(r.mau_end).mau -= r.rows;
-    else players = r.players;
-  }
-  for (const f of fresh) at(f.day).new_players += f.players;
-  return { moves, players };
-}
-
-/** Daily points: WAU and MAU are the running sums of their moves from `readFrom`. */
+/** Daily points: the actives of the day figures with the new players of each day. */
 export function dailyPoints(
-  moves: ReadonlyMap<string, DayMoves>,
-  range: DayRange,
-  readFrom: string,
+  actives: readonly DailyActives[],
+  fresh: readonly { day: string; players: number }[],
 ): Point[] {
-  const out: Point[] = [];
-  let wau = 0;
-  let mau = 0;
-  for (let d = readFrom; d <= range.to; d = addDays(d, 1)) {
-    const m = moves.get(d);
-    wau += m?.wau ?? 0;
-    mau += m?.mau ?? 0;
-    if (d < range.from) continue;
-    const dau = m?.dau ?? 0;
-    const fresh = m?.new_players ?? 0;
-    out.push({
-      date: d,
-      dau,
-      wau,
-      mau,
-      stickiness: mau > 0 ? roundOrNull(dau / mau, 4) : null,
-      new_players: fresh,
-      returning_players: dau - fresh,
-    });
-  }
-  return out;
+  const news = new Map(fresh.map((f) => [f.day, f.players]));
+  return actives.map((a) => {
+    const n = news.get(a.date) ?? 0;
+    return {
+      date: a.date,
+      dau: a.dau,
+      wau: a.wau,
+      mau: a.mau,
+      stickiness: a.mau > 0 ? roundOrNull(a.dau / a.mau, 4) : null,
+      new_players: n,
+      returning_players: a.dau - n,
+    };
+  });
 }
 
 /** Weekly points: average DAU over the week's days in the range, WAU/MAU/stickiness of its last
@@ -184,14 +131,14 @@ export const engagement: View<typeof EngagementView> = {
   summary:
     'DAU, WAU, MAU, stickiness, new and returning players, sessions per player, session length, playtime',
   async load(ctx) {
-    const readFrom = readFromOf(ctx.range);
-    const [pass, fresh, sessions] = await Promise.all([
-      engagementPass(ctx, readFrom),
+    const [figures, fresh, range] = await Promise.all([
+      dayFigures(ctx),
       newPlayersByDay(ctx),
-      sessionSummary(ctx),
+      rangePlayers(ctx),
     ]);
-    const { moves, players } = movesOf(pass, fresh);
-    const daily = dailyPoints(moves, ctx.range, readFrom);
+    const daily = dailyPoints(dailyActives(figures.days, ctx.range, figures.readFrom), fresh);
+    const sessions = sessionFigures(figures.days, ctx.range);
+    const players = range.players;
     return {
       series: ctx.granularity === 'week' ? weeklyPoints(daily) : daily,
       sessions_per_player: players > 0 ? roundOrNull(sessions.sessions / players) : null,

@@ -5,10 +5,11 @@
  */
 import { Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
+import { addDays, bucketOf, eachDay } from '../range.js';
+import { playersPerSpan, rangePlayers, topCountries } from './activity.repo.js';
+import { dailyActives, dayFigures, sessionFigures } from './daily.js';
 import { roundOrNull } from './figures.js';
-import { activeOver, activeSeries, overviewTotals, topCountries } from './overview.repo.js';
-import { sessionSummary } from './sessions.repo.js';
-import type { View } from './view.js';
+import type { View, ViewContext } from './view.js';
 
 const Stat = Type.Union([Type.Number(), Type.Null()]);
 
@@ -49,31 +50,47 @@ export const overview: View<typeof OverviewView> = {
   schema: OverviewView,
   summary: 'DAU, WAU, MAU, new players, sessions, playtime, revenue, ARPDAU, payers, top countries',
   async load(ctx) {
-    const earliest = ctx.range.history_limited_from;
-    const [dau, wau, mau, totals, sessions, countries] = await Promise.all([
-      activeSeries(ctx),
-      activeOver(ctx, ctx.range.to, 7, earliest),
-      activeOver(ctx, ctx.range.to, 30, earliest),
-      overviewTotals(ctx),
-      sessionSummary(ctx),
+    const [figures, range, countries, weeks] = await Promise.all([
+      dayFigures(ctx),
+      rangePlayers(ctx),
       topCountries(ctx),
+      ctx.granularity === 'week' ? weeklyActives(ctx) : null,
     ]);
+    const actives = dailyActives(figures.days, ctx.range, figures.readFrom);
+    const last = actives[actives.length - 1];
+    const sessions = sessionFigures(figures.days, ctx.range);
+    const inRange = figures.days.filter((d) => d.day >= ctx.range.from && d.day <= ctx.range.to);
+    const revenue = inRange.reduce((s, d) => s + d.revenue_usd, 0);
+    const playerDays = inRange.reduce((s, d) => s + d.dau, 0);
     return {
-      dau,
-      wau,
-      mau,
-      players: totals.players,
-      new_players: totals.new_players,
+      dau: weeks ?? actives.filter((a) => a.dau > 0).map((a) => ({ date: a.date, players: a.dau })),
+      wau: last?.wau ?? 0,
+      mau: last?.mau ?? 0,
+      players: range.players,
+      new_players: range.new_players,
       sessions: sessions.sessions,
       playtime_s: {
         avg: roundOrNull(sessions.playtime_avg),
         p50: roundOrNull(sessions.playtime_p50),
         p90: roundOrNull(sessions.playtime_p90),
       },
-      revenue_usd: roundOrNull(totals.revenue_usd, 4) ?? 0,
-      arpdau_usd: totals.player_days > 0 ? roundOrNull(totals.revenue_usd / totals.player_days, 4) : null,
-      paying_players: totals.paying_players,
+      revenue_usd: roundOrNull(revenue, 4) ?? 0,
+      arpdau_usd: playerDays > 0 ? roundOrNull(revenue / playerDays, 4) : null,
+      paying_players: range.paying_players,
       top_countries: countries,
     };
   },
 };
+
+/** Distinct players per ISO week of the range (its days inside the range); weeks with none left out. */
+async function weeklyActives(ctx: ViewContext): Promise<{ date: string; players: number }[]> {
+  const weeks = [...new Set(eachDay(ctx.range.from, ctx.range.to).map((d) => bucketOf(d, 'week')))];
+  // ISO dates sort as strings: a week's span is its days inside the range.
+  const spans = weeks.map((monday) => {
+    const [, start] = [monday, ctx.range.from].sort();
+    const [end] = [addDays(monday, 6), ctx.range.to].sort();
+    return [start!, end!] as const;
+  });
+  const counts = await playersPerSpan(ctx, spans);
+  return weeks.map((date, i) => ({ date, players: counts[i]! })).filter((w) => w.players > 0);
+}

@@ -6,8 +6,8 @@
 import { type Static, Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
 import { addDays, dayOf, eachDay } from '../range.js';
+import { type CohortPatternRow, cohortPatterns } from './activity.repo.js';
 import { round4 } from './figures.js';
-import { type RetentionCountRow, retentionCounts } from './retention.repo.js';
 import type { View } from './view.js';
 
 /** Day N of retention runs from 1 to DAYS. */
@@ -68,7 +68,9 @@ const noCounts = (): CohortCounts => ({
   lasts: new Array<number>(DAYS + 1).fill(0),
 });
 
-function countsByCohort(rows: readonly RetentionCountRow[]): Map<string, CohortCounts> {
+/** The cohorts' counts from their activity patterns (activity.repo.ts): each row's players are in
+ * its cohort, active on day N where bit N−1 of `days` is 1, and last active on day `last`. */
+function countsByCohort(rows: readonly CohortPatternRow[]): Map<string, CohortCounts> {
   const out = new Map<string, CohortCounts>();
   for (const r of rows) {
     let c = out.get(r.cohort);
@@ -76,11 +78,9 @@ function countsByCohort(rows: readonly RetentionCountRow[]): Map<string, CohortC
       c = noCounts();
       out.set(r.cohort, c);
     }
-    if (r.n === 0) c.size = r.active;
-    else {
-      c.active[r.n]! += r.active;
-      c.lasts[r.n]! += r.last;
-    }
+    c.size += r.n;
+    for (let i = 0; i < r.days.length && i < DAYS; i += 1) if (r.days[i] === '1') c.active[i + 1]! += r.n;
+    if (r.last >= 1) c.lasts[r.last]! += r.n;
   }
   return out;
 }
@@ -93,7 +93,7 @@ function rollingCounts(lasts: readonly number[]): number[] {
 }
 
 /** Cohorts and the weighted summary from the grouped counts; `today` bounds what is observed. */
-export function retentionOf(rows: readonly RetentionCountRow[], from: string, to: string, today: string) {
+export function retentionOf(rows: readonly CohortPatternRow[], from: string, to: string, today: string) {
   const counts = countsByCohort(rows);
   const weighted = { classic: [0, 0, 0], rolling: [0, 0, 0], size: [0, 0, 0] };
   const marks = [1, 7, 30];
@@ -129,7 +129,7 @@ export const retention: View<typeof RetentionView> = {
   summary: 'Day-1..30 classic and rolling retention per daily cohort, and weighted day 1, 7 and 30',
   async load(ctx) {
     const today = dayOf(ctx.now);
-    const rows = await retentionCounts(ctx, today);
+    const rows = await cohortPatterns(ctx, today);
     return retentionOf(rows, ctx.range.from, ctx.range.to, today);
   },
 };

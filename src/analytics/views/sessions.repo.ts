@@ -24,36 +24,32 @@ export function sessionParams(ctx: ViewContext): unknown[] {
   return [...scopeParams(ctx), ctx.range.from, ctx.range.to];
 }
 
-export interface SessionSummaryRow {
-  sessions: number;
+/** Per start day of the range, how many sessions took each length and how many player-days each
+ * playtime, both in whole seconds: `kind` 'length' rows count sessions (`from_end` of them measured
+ * by their session_end, `sum` their exact lengths), 'playtime' rows count player-days (a player's
+ * sessions started that day, summed). */
+export interface SessionHistogramRow {
+  kind: 'length' | 'playtime';
+  day: string;
+  value: number;
+  n: number;
   from_end: number;
-  length_avg: number | null;
-  length_p50: number | null;
-  length_p90: number | null;
-  playtime_avg: number | null;
-  playtime_p50: number | null;
-  playtime_p90: number | null;
-  player_days: number;
+  sum: number;
 }
 
-/** Sessions in the range, their lengths, and the playtime per player-day (the sum of the lengths
- * of the sessions a player started that day); percentiles are exact (percentile_cont). */
-export async function sessionSummary(ctx: ViewContext): Promise<SessionSummaryRow> {
-  const r = await ctx.db.query<SessionSummaryRow>(
+export async function sessionHistograms(ctx: ViewContext): Promise<SessionHistogramRow[]> {
+  const r = await ctx.db.query<SessionHistogramRow>(
     `WITH ${SESSIONS_CTE},
-     playtime AS (SELECT sum(length_s) AS s FROM sessions GROUP BY player_id, start_day)
-     SELECT (SELECT count(*) FROM sessions)::int AS sessions,
-            (SELECT count(*) FILTER (WHERE from_end) FROM sessions)::int AS from_end,
-            (SELECT avg(length_s) FROM sessions) AS length_avg,
-            (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY length_s) FROM sessions) AS length_p50,
-            (SELECT percentile_cont(0.9) WITHIN GROUP (ORDER BY length_s) FROM sessions) AS length_p90,
-            (SELECT avg(s) FROM playtime) AS playtime_avg,
-            (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY s) FROM playtime) AS playtime_p50,
-            (SELECT percentile_cont(0.9) WITHIN GROUP (ORDER BY s) FROM playtime) AS playtime_p90,
-            (SELECT count(*) FROM playtime)::int AS player_days`,
+     playtime AS (SELECT start_day, sum(length_s) AS s FROM sessions GROUP BY player_id, start_day)
+     SELECT 'length' AS kind, to_char(start_day, 'YYYY-MM-DD') AS day, round(length_s)::float8 AS value,
+            count(*)::int AS n, (count(*) FILTER (WHERE from_end))::int AS from_end, sum(length_s)::float8 AS sum
+       FROM sessions GROUP BY start_day, round(length_s)
+     UNION ALL
+     SELECT 'playtime', to_char(start_day, 'YYYY-MM-DD'), round(s)::float8, count(*)::int, 0, sum(s)::float8
+       FROM playtime GROUP BY start_day, round(s)`,
     sessionParams(ctx),
   );
-  return r.rows[0]!;
+  return r.rows;
 }
 
 /** Where session lengths came from: every one from session_end, none (the event span), or both. */

@@ -4,13 +4,14 @@
  * the matching .repo.ts); views/index.ts lists them, and the routes register one GET per view.
  */
 import type { Static, TObject } from 'typebox';
-import type { Db } from '../../db/index.js';
+import type { Queryable } from '../../db/index.js';
 import type { ViewHeader } from '../analytics.schemas.js';
 import type { DayRange } from '../range.js';
 
 /** One request's reading frame, resolved by the service (game, plan clamp, segment). */
 export interface ViewContext {
-  db: Db;
+  /** The database, or the transaction the rollup job derives day stats in. */
+  db: Queryable;
   teamId: number;
   gameId: string;
   /** null: every platform of the game combined. */
