@@ -167,6 +167,7 @@ describe.each(testEngines())('SDK analytics: engagement (%s)', (engine) => {
       // Per player-day: a 11-19 1500, a 11-20 600, b 1800, c 1800 (on 11-20, where it started),
       // d 300, e 2400 and 900: avg 9300 / 7 = 1328.571…; p90 at rank 5.4: 1800 + 0.4 × 600.
       playtime_per_player_day_s: { avg: 1328.57, p50: 1500, p90: 2040 },
+      percentile_method: 'whole seconds, ±0.5 s',
       session_length_source: 'event_span',
     });
   });
@@ -224,6 +225,7 @@ describe.each(testEngines())('SDK analytics: engagement (%s)', (engine) => {
       // 600 (span), 1800 and 2400 (session_end): p90 at rank 1.8: 1800 + 0.8 × 600.
       session_length_s: { avg: 1600, p50: 1800, p90: 2280 },
       playtime_per_player_day_s: { avg: 1600, p50: 1800, p90: 2280 },
+      percentile_method: 'whole seconds, ±0.5 s',
       session_length_source: 'mixed',
     });
   });
@@ -261,6 +263,7 @@ describe.each(testEngines())('SDK analytics: engagement (%s)', (engine) => {
       // 1800 and 2400: p90 = 1800 + 0.9 × 600.
       session_length_s: { avg: 2100, p50: 2100, p90: 2340 },
       playtime_per_player_day_s: { avg: 2100, p50: 2100, p90: 2340 },
+      percentile_method: 'whole seconds, ±0.5 s',
       session_length_source: 'session_end',
     });
   });
@@ -294,7 +297,28 @@ describe.each(testEngines())('SDK analytics: engagement (%s)', (engine) => {
       ],
       // r's session is a single event: one session of 0 s.
       sessions_per_player: 1,
+      percentile_method: 'whole seconds, ±0.5 s',
       session_length_source: 'event_span',
+    });
+  });
+
+  it('takes percentiles over whole seconds and says so, with exact averages', async () => {
+    // Three session_end lengths with tenths: 10.4, 20.4 and 30.4 s, one player each on 11-19.
+    await sendEvents(
+      t,
+      team.key,
+      ['u', 'v', 'w'].flatMap((p, i) => [
+        ev('platform_2', 'e4', p, `${p}1`, '2026-11-19T10:00:00Z', 'session_start'),
+        ev('platform_2', 'e4', p, `${p}1`, '2026-11-19T10:01:00Z', 'session_end', { duration_s: 10.4 + 10 * i }),
+      ]),
+    );
+    const res = await getView(t, team.headers, 'e4', 'engagement', { from: '2026-11-19', to: '2026-11-19' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      // Avg 61.2 / 3 exactly; the percentiles of 10, 20 and 30: p90 = 20 + 0.8 × 10 (exact: 28.4).
+      session_length_s: { avg: 20.4, p50: 20, p90: 28 },
+      playtime_per_player_day_s: { avg: 20.4, p50: 20, p90: 28 },
+      percentile_method: 'whole seconds, ±0.5 s',
     });
   });
 });

@@ -111,6 +111,7 @@ describe.each(testEngines())('SDK analytics: games and overview (%s)', (engine) 
       sessions: 5,
       // Per player-day: 300, 600, 1200, 1200, 1800 (p3's session counts on the 19th, where it started).
       playtime_s: { avg: 1020, p50: 1200, p90: 1560 },
+      percentile_method: 'whole seconds, ±0.5 s',
       revenue_usd: 5.75,
       // 5.75 over 6 player-days.
       arpdau_usd: 0.9583,

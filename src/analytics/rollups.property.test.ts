@@ -1,8 +1,9 @@
 /**
  * Property: for random event sets (repeated event ids, shuffled and late arrival, events on UTC day
  * and month boundaries, batches in both ingest modes, the rollup job running between batches), the
- * rollup-backed overview equals a from-scratch computation over the raw events, written here
- * independently of the rollups.
+ * rollup-backed overview and engagement series (stored day stats and activity bits) equal a
+ * from-scratch computation over the raw events, written here independently of the rollups, and the
+ * live computation a segment takes (here one holding every player) gives the same engagement.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +13,9 @@ import { testEngines } from '../../test/helpers/db.js';
 import { postEvents } from '../../test/helpers/ingest.js';
 import { fixedClock } from '../clock.js';
 
-const DAYS = ['2026-10-30', '2026-10-31', '2026-11-01', '2026-11-02'];
+// More than a week apart at first, so WAU windows close between the days; all inside the plan's
+// 30-day history at the test's clock.
+const DAYS = ['2026-10-08', '2026-10-16', '2026-10-30', '2026-10-31', '2026-11-01', '2026-11-02'];
 const PLAYERS = ['pa', 'pb', 'pc', 'pd'];
 const COUNTRIES = ['DE', 'US', 'BR'];
 
@@ -77,6 +80,22 @@ const eventArb = fc
   );
 
 /** The overview, from scratch over the distinct events (the same definitions as the README). */
+/** Engagement's daily DAU, WAU and MAU over the range, from scratch. */
+function expectedSeries(events: readonly Ev[], from: string, to: string) {
+  const out: { date: string; dau: number; wau: number; mau: number }[] = [];
+  const day = 86_400_000;
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += day) {
+    const within = (days: number) =>
+      new Set(
+        events
+          .filter((e) => Date.parse(e.ts) < t + day && Date.parse(e.ts) >= t - (days - 1) * day)
+          .map((e) => e.player_id),
+      ).size;
+    out.push({ date: new Date(t).toISOString().slice(0, 10), dau: within(1), wau: within(7), mau: within(30) });
+  }
+  return out;
+}
+
 function expected(events: readonly Ev[]) {
   const dayOf = (ts: string) => ts.slice(0, 10);
   const active = new Map<string, Set<string>>();
@@ -148,6 +167,15 @@ describe.each(testEngines())(
           async (drawn, repeats, batches) => {
             run += 1;
             const team: AnalyticsTeam = await analyticsTeam(t);
+            // Every player of the game: a segment makes the views compute their day figures live.
+            const seg = await t.app.inject({
+              method: 'POST',
+              url: '/api/sdk/segments',
+              headers: team.headers,
+              payload: { name: 'everyone', conditions: [{ field: 'game_id', op: 'eq', value: 'prop-game' }] },
+            });
+            expect(seg.statusCode, seg.body).toBe(201);
+            const everyone = seg.json().id as number;
             const distinct: Ev[] = drawn.map((e, i) => ({
               ...e,
               event_id: `prop-${run}-${String(i).padStart(4, '0')}`,
@@ -186,6 +214,21 @@ describe.each(testEngines())(
               arpdau_usd: got.arpdau_usd,
               paying_players: got.paying_players,
             }).toEqual(want);
+
+            const range = { from: DAYS[0]!, to: DAYS.at(-1)! };
+            const stored = (await getView(t, team.headers, 'prop-game', 'engagement', range)).json();
+            expect(
+              stored.series.map((p: { date: string; dau: number; wau: number; mau: number }) => ({
+                date: p.date,
+                dau: p.dau,
+                wau: p.wau,
+                mau: p.mau,
+              })),
+            ).toEqual(expectedSeries(distinct, range.from, range.to));
+            const live = (
+              await getView(t, team.headers, 'prop-game', 'engagement', { ...range, segment: String(everyone) })
+            ).json();
+            expect({ ...live, segment: null }).toEqual(stored);
           },
         ),
         { numRuns: 12 },

@@ -3,7 +3,8 @@
  * each (team, platform, game, UTC day) it stores events for; each run claims the marked days and
  * rebuilds their rollups from the raw events, one day per transaction. A rebuild replaces the whole
  * day, so late and out-of-order events land in their day and nothing counts twice; a day that got
- * events during its rebuild is rebuilt again on the next run.
+ * events during its rebuild is rebuilt again on the next run. Then the day stats of the games
+ * rebuilt are derived (stats.ts).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';

@@ -256,6 +256,7 @@ describe.each(testEngines())('SDK analytics: segments (%s)', (engine) => {
       sessions: 3,
       // Per player-day: 900, 1200, 1800; p90 = 1200 + 0.8 × 600.
       playtime_s: { avg: 1300, p50: 1200, p90: 1680 },
+      percentile_method: 'whole seconds, ±0.5 s',
       revenue_usd: 4.99,
       // 4.99 over 3 player-days.
       arpdau_usd: 1.6633,

@@ -9,11 +9,21 @@
  * the stored rows cannot answer (a segment's players, or a plan's history limit cutting WAU and
  * MAU windows short) computes the same figures live from the rollups.
  */
+import { Type } from 'typebox';
 import { addDays, type DayRange } from '../range.js';
 import { revenueByDay, type StoredDayRow, storedDays } from './daily.repo.js';
 import { type EngagementPassRow, engagementPass } from './engagement.repo.js';
 import { sessionHistograms } from './sessions.repo.js';
 import type { ViewContext } from './view.js';
+
+/** How session-length and playtime percentiles are taken: stated in each response that has them. */
+export const PERCENTILE_METHOD = 'whole seconds, ±0.5 s';
+
+export const PercentileMethod = Type.Literal(PERCENTILE_METHOD, {
+  description:
+    'Percentiles of session lengths and playtime are taken over the values rounded to the whole second ' +
+    '(interpolating between ranks, as percentile_cont), so each is within 0.5 s of the exact one; averages are exact.',
+});
 
 /** Values (ascending) and how many times each was seen. */
 export interface Histogram {
@@ -83,11 +93,10 @@ function applyPass(rows: readonly EngagementPassRow[], at: (day: string) => DayF
  * segment and platform of `ctx` apply.
  */
 export async function liveDays(ctx: ViewContext, readFrom: string): Promise<DayFigures[]> {
-  const [pass, histograms, revenue] = await Promise.all([
-    engagementPass(ctx, readFrom),
-    sessionHistograms(ctx),
-    revenueByDay(ctx),
-  ]);
+  // One after the other: in the rollup job `ctx.db` is a transaction, one connection.
+  const pass = await engagementPass(ctx, readFrom);
+  const histograms = await sessionHistograms(ctx);
+  const revenue = await revenueByDay(ctx);
   const days = new Map<string, DayFigures>();
   const at = (day: string) => {
     let d = days.get(day);

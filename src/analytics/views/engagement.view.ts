@@ -8,7 +8,14 @@ import { type Static, Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
 import { bucketOf } from '../range.js';
 import { newPlayersByDay, rangePlayers } from './activity.repo.js';
-import { type DailyActives, dailyActives, dayFigures, sessionFigures } from './daily.js';
+import {
+  type DailyActives,
+  dailyActives,
+  dayFigures,
+  PERCENTILE_METHOD,
+  PercentileMethod,
+  sessionFigures,
+} from './daily.js';
 import { roundOrNull } from './figures.js';
 import { sessionLengthSource } from './sessions.repo.js';
 import type { View } from './view.js';
@@ -55,16 +62,17 @@ export const EngagementView = viewResponse(
       { avg: Stat, p50: Stat, p90: Stat },
       {
         description:
-          'Seconds per session started in the range; exact percentiles. See session_length_source.',
+          'Seconds per session started in the range. See session_length_source and percentile_method.',
       },
     ),
     playtime_per_player_day_s: Type.Object(
       { avg: Stat, p50: Stat, p90: Stat },
       {
         description:
-          'Seconds played per player-day: the lengths of the sessions a player started that day, summed. Exact percentiles.',
+          'Seconds played per player-day: the lengths of the sessions a player started that day, summed. See percentile_method.',
       },
     ),
+    percentile_method: PercentileMethod,
     session_length_source: Type.Union(
       [Type.Literal('session_end'), Type.Literal('event_span'), Type.Literal('mixed'), Type.Literal('none')],
       {
@@ -152,6 +160,7 @@ export const engagement: View<typeof EngagementView> = {
         p50: roundOrNull(sessions.playtime_p50),
         p90: roundOrNull(sessions.playtime_p90),
       },
+      percentile_method: PERCENTILE_METHOD,
       session_length_source: sessionLengthSource(sessions),
     };
   },

@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
 import { addDays, bucketOf, eachDay } from '../range.js';
 import { playersPerSpan, rangePlayers, topCountries } from './activity.repo.js';
-import { dailyActives, dayFigures, sessionFigures } from './daily.js';
+import { dailyActives, dayFigures, PERCENTILE_METHOD, PercentileMethod, sessionFigures } from './daily.js';
 import { roundOrNull } from './figures.js';
 import type { View, ViewContext } from './view.js';
 
@@ -31,9 +31,10 @@ export const OverviewView = viewResponse(
       { avg: Stat, p50: Stat, p90: Stat },
       {
         description:
-          'Seconds played per player-day: the lengths of the sessions a player started that day, summed. Exact percentiles.',
+          'Seconds played per player-day: the lengths of the sessions a player started that day, summed. See percentile_method.',
       },
     ),
+    percentile_method: PercentileMethod,
     revenue_usd: Type.Number({
       description:
         'Purchases in USD, plus the platform currency at the DevEx rate (see monetization for other currencies).',
@@ -74,6 +75,7 @@ export const overview: View<typeof OverviewView> = {
         p50: roundOrNull(sessions.playtime_p50),
         p90: roundOrNull(sessions.playtime_p90),
       },
+      percentile_method: PERCENTILE_METHOD,
       revenue_usd: roundOrNull(revenue, 4) ?? 0,
       arpdau_usd: playerDays > 0 ? roundOrNull(revenue / playerDays, 4) : null,
       paying_players: range.paying_players,
