@@ -107,24 +107,32 @@ export async function topCountries(ctx: ViewContext): Promise<{ country: string;
 }
 
 /**
- * The range's cohorts (players first seen on a day of it), grouped by what retention needs: `days`,
- * the bits of days 1..30 after the first day ('1' = active that day), and `last`, the last active
- * day up to `today` as days after the first (capped at 30). `n` players share each row.
+ * The range's cohorts (players first seen on a day of it): `size`; `active[N − 1]`, the players
+ * active on exactly day N after their first (N = 1..30: bit N of `days`); `lasts[N − 1]`, those
+ * whose last active day up to `today` is day N (30: day 30 or later). One aggregate per day N over
+ * a row per player.
  */
-export interface CohortPatternRow {
+export interface CohortCountRow {
   cohort: string;
-  days: string;
-  last: number;
-  n: number;
+  size: number;
+  active: number[];
+  lasts: number[];
 }
 
-export async function cohortPatterns(ctx: ViewContext, today: string): Promise<CohortPatternRow[]> {
-  const r = await ctx.db.query<CohortPatternRow>(
-    `SELECT to_char(first_day, 'YYYY-MM-DD') AS cohort, substring(days FROM 2 FOR 30)::text AS days,
-            LEAST(LEAST(last_day, $7::date) - first_day, 30) AS last, count(*)::int AS n
-       FROM sdk_player_activity WHERE ${activityScope()} AND first_day BETWEEN $5 AND $6
-      GROUP BY first_day, 2, 3`,
+const RETENTION_DAYS = Array.from({ length: 30 }, (_, i) => i + 1);
+
+export async function cohortCounts(ctx: ViewContext, today: string): Promise<CohortCountRow[]> {
+  const active = RETENTION_DAYS.map(
+    (n) => `count(*) FILTER (WHERE length(days) > ${n} AND get_bit(days, ${n}) = 1)`,
+  );
+  const lasts = RETENTION_DAYS.map((n) => `count(*) FILTER (WHERE last = ${n})`);
+  const r = await ctx.db.query<CohortCountRow>(
+    `SELECT to_char(first_day, 'YYYY-MM-DD') AS cohort, count(*)::int AS size,
+            ARRAY[${active.join(', ')}]::int[] AS active, ARRAY[${lasts.join(', ')}]::int[] AS lasts
+       FROM (SELECT first_day, days, LEAST(LEAST(last_day, $7::date) - first_day, 30) AS last
+               FROM sdk_player_activity WHERE ${activityScope()} AND first_day BETWEEN $5 AND $6) AS c
+      GROUP BY first_day`,
     [...scopeParams(ctx), ctx.range.from, ctx.range.to, today],
   );
-  return r.rows.map((row) => ({ ...row, last: Number(row.last) }));
+  return r.rows;
 }

@@ -6,7 +6,7 @@
 import { type Static, Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
 import { addDays, dayOf, eachDay } from '../range.js';
-import { type CohortPatternRow, cohortPatterns } from './activity.repo.js';
+import { type CohortCountRow, cohortCounts } from './activity.repo.js';
 import { round4 } from './figures.js';
 import type { View } from './view.js';
 
@@ -68,21 +68,11 @@ const noCounts = (): CohortCounts => ({
   lasts: new Array<number>(DAYS + 1).fill(0),
 });
 
-/** The cohorts' counts from their activity patterns (activity.repo.ts): each row's players are in
- * its cohort, active on day N where bit N−1 of `days` is 1, and last active on day `last`. */
-function countsByCohort(rows: readonly CohortPatternRow[]): Map<string, CohortCounts> {
-  const out = new Map<string, CohortCounts>();
-  for (const r of rows) {
-    let c = out.get(r.cohort);
-    if (!c) {
-      c = noCounts();
-      out.set(r.cohort, c);
-    }
-    c.size += r.n;
-    for (let i = 0; i < r.days.length && i < DAYS; i += 1) if (r.days[i] === '1') c.active[i + 1]! += r.n;
-    if (r.last >= 1) c.lasts[r.last]! += r.n;
-  }
-  return out;
+/** The cohorts' counts (activity.repo.ts), indexed by day N (index 0 unused). */
+function countsByCohort(rows: readonly CohortCountRow[]): Map<string, CohortCounts> {
+  return new Map(
+    rows.map((r) => [r.cohort, { size: r.size, active: [0, ...r.active], lasts: [0, ...r.lasts] }]),
+  );
 }
 
 /** rolling[N]: players whose last active day is day N or later. */
@@ -93,7 +83,7 @@ function rollingCounts(lasts: readonly number[]): number[] {
 }
 
 /** Cohorts and the weighted summary from the grouped counts; `today` bounds what is observed. */
-export function retentionOf(rows: readonly CohortPatternRow[], from: string, to: string, today: string) {
+export function retentionOf(rows: readonly CohortCountRow[], from: string, to: string, today: string) {
   const counts = countsByCohort(rows);
   const weighted = { classic: [0, 0, 0], rolling: [0, 0, 0], size: [0, 0, 0] };
   const marks = [1, 7, 30];
@@ -129,7 +119,7 @@ export const retention: View<typeof RetentionView> = {
   summary: 'Day-1..30 classic and rolling retention per daily cohort, and weighted day 1, 7 and 30',
   async load(ctx) {
     const today = dayOf(ctx.now);
-    const rows = await cohortPatterns(ctx, today);
+    const rows = await cohortCounts(ctx, today);
     return retentionOf(rows, ctx.range.from, ctx.range.to, today);
   },
 };
