@@ -6,9 +6,21 @@
  *
  * Runs in the main process before the test workers start; they inherit process.env. What could not
  * be used is left for the notices reporter (test/setup/notices.ts), which prints one line about it.
+ *
+ * It also makes the migrated templates the test databases are copied from (test/helpers/
+ * templates.ts) and, when the run ends, drops the run's PostgreSQL databases.
  */
 import { Socket } from 'node:net';
 import pg from 'pg';
+import {
+  dropRunDatabases,
+  PG_TEMPLATE_VARIABLE,
+  PGLITE_TEMPLATE_VARIABLE,
+  pgliteTemplate,
+  postgresTemplate,
+  RUN_VARIABLE,
+  templateKey,
+} from '../helpers/templates.js';
 
 export interface EngineProbe {
   /** What the line names: PostgreSQL, Redis, NATS. */
@@ -116,7 +128,7 @@ export async function unusable(probe: EngineProbe): Promise<string | undefined> 
   return /"jetstream"\s*:\s*true/.test(r.line) ? undefined : `at ${at} runs without JetStream (-js)`;
 }
 
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<() => Promise<void>> {
   const missing: EngineMissing[] = [];
   await Promise.all(
     LOCAL_ENGINES.map(async (probe) => {
@@ -139,4 +151,20 @@ export default async function setup(): Promise<void> {
   missing.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
   if (missing.length) process.env[NOTICE_VARIABLE] = JSON.stringify(missing);
   else delete process.env[NOTICE_VARIABLE];
+
+  const run = Date.now().toString(36);
+  process.env[RUN_VARIABLE] = run;
+  const key = templateKey();
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const [pgliteFile, pgName] = await Promise.all([
+    pgliteTemplate(key),
+    databaseUrl ? postgresTemplate(databaseUrl, key) : undefined,
+  ]);
+  process.env[PGLITE_TEMPLATE_VARIABLE] = pgliteFile;
+  if (pgName) process.env[PG_TEMPLATE_VARIABLE] = pgName;
+  else delete process.env[PG_TEMPLATE_VARIABLE];
+
+  return async () => {
+    if (databaseUrl) await dropRunDatabases(databaseUrl, run);
+  };
 }
