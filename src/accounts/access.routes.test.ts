@@ -424,18 +424,18 @@ describe.runIf(process.env.REDIS_URL && process.env.DATABASE_URL)(
   'two processes on PostgreSQL and Redis',
   () => {
     it('agree at once that a logged-out token is dead (token version cache invalidated in Redis)', async () => {
-      const { freshPostgresDatabase } = await import('../../test/helpers/db.js');
-      const { openPostgres, migrate } = await import('../db/index.js');
+      const { migratedDb } = await import('../../test/helpers/db.js');
+      const { openPostgres } = await import('../db/index.js');
       const { buildApp } = await import('../app.js');
       const { loadConfig } = await import('../config.js');
       const { LogCapture, TEST_JWT_SECRET } = await import('../../test/helpers/app.js');
       const { createLogger } = await import('../main.js');
       const { createServices } = await import('../services.js');
-      const fresh = await freshPostgresDatabase();
+      const fresh = await migratedDb('postgres');
       const prefix = `svc-test:${randomUUID()}:`;
-      const dbA = await openPostgres(fresh.url, { max: 3 });
-      const dbB = await openPostgres(fresh.url, { max: 3 });
-      await migrate(dbA);
+      // Each "process" has a pool of its own on the one database.
+      const dbA = await openPostgres(fresh.url!, { max: 3 });
+      const dbB = await openPostgres(fresh.url!, { max: 3 });
       const kvA = await redisKv(process.env.REDIS_URL!, prefix);
       const kvB = await redisKv(process.env.REDIS_URL!, prefix);
       const clock = fixedClock('2026-06-01T12:00:00Z');
@@ -464,7 +464,7 @@ describe.runIf(process.env.REDIS_URL && process.env.DATABASE_URL)(
         await kvB.close();
         await dbA.close();
         await dbB.close();
-        await fresh.drop();
+        await fresh.dispose();
       }
     });
   },

@@ -12,10 +12,11 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import { loadMigrations, migrate, openPglite, openPostgres } from '../../src/db/index.js';
+// Only what the hash needs is imported up front: the notices reporter loads this module (through
+// test/setup/engines.ts) with the config, and the engines' test imports it too. The engines and
+// migrations come in when a template has to be made.
+import { loadMigrations } from '../../src/db/migrate.js';
 
 /** The variables through which the global setup hands the templates and run id to the workers. */
 export const RUN_VARIABLE = 'SVC_TEST_RUN';
@@ -62,6 +63,9 @@ export async function pgliteTemplate(key: string): Promise<string> {
   }
   // Migrated through openPglite (as the service does) on disk, then dumped by a plain PGlite:
   // the tarball is the data directory of a cleanly shut down server.
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { migrate, openPglite } = await import('../../src/db/index.js');
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-pglite-template-'));
   try {
     const db = await openPglite(dataDir);
@@ -133,6 +137,7 @@ export async function postgresTemplate(url: string, key: string): Promise<string
 
   // Built under another name and renamed when complete: the template name only ever names a
   // fully migrated database, even when two runs build at once.
+  const { migrate, openPostgres } = await import('../../src/db/index.js');
   const building = `${name}_build_${randomBytes(4).toString('hex')}`;
   await admin(url, (c) => c.query(`CREATE DATABASE ${building}`));
   try {
