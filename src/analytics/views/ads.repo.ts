@@ -2,7 +2,8 @@
  * SQL of the ads view. Without a segment it reads sdk_ad_days (one row per day and dimension); with
  * one it reads sdk_ad_player_days (the same figures per player, migration 0019), since only a table
  * with player_id can keep a segment's players. Both are rebuilt from the same events, so the
- * figures agree. Daily actives (the ARPDAU denominator) come from sdk_player_days.
+ * figures agree. Daily actives (the ARPDAU denominator) come from the stored day stats, or from
+ * sdk_player_days for a segment (monetization.repo.ts moneyPoints).
  */
 import { scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
@@ -81,15 +82,4 @@ export async function adFiguresBy(
     [...params(ctx), limit],
   );
   return r.rows.map(figures);
-}
-
-/** Σ daily active players (player-days) in the range: the ad ARPDAU denominator. */
-export async function playerDays(ctx: ViewContext): Promise<number> {
-  const r = await ctx.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (
-       SELECT DISTINCT day, player_id FROM sdk_player_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6
-     ) AS pd`,
-    params(ctx),
-  );
-  return r.rows[0]!.n;
 }

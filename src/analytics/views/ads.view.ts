@@ -6,7 +6,8 @@
  */
 import { Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
-import { type AdFigures, adFiguresBy, adRevenueSeries, adTotals, playerDays } from './ads.repo.js';
+import { type AdFigures, adFiguresBy, adRevenueSeries, adTotals } from './ads.repo.js';
+import { moneyPoints } from './monetization.repo.js';
 import { moneySeries, ratio4, round4 } from './money.js';
 import type { View } from './view.js';
 
@@ -81,14 +82,16 @@ export const ads: View<typeof AdsView> = {
   schema: AdsView,
   summary: 'Ad revenue, ad ARPDAU, impressions, eCPM, by format, network and placement',
   async load(ctx) {
-    const [series, totals, formats, networks, placements, days] = await Promise.all([
+    const [series, totals, formats, networks, placements, points] = await Promise.all([
       adRevenueSeries(ctx),
       adTotals(ctx),
       adFiguresBy(ctx, 'format', null),
       adFiguresBy(ctx, 'network', null),
       adFiguresBy(ctx, 'placement', 10),
-      playerDays(ctx),
+      moneyPoints(ctx),
     ]);
+    // Σ daily actives over the range: the ad ARPDAU denominator.
+    const days = points.reduce((s, p) => s + p.player_days, 0);
     return {
       revenue: moneySeries(series, ctx.range, ctx.granularity),
       ...adFigures(totals, days),

@@ -8,10 +8,10 @@
 import { Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
 import {
-  monetizationTotals,
+  activityPayers,
+  moneyPoints,
   revenueByCountry,
   revenueBySource,
-  revenueSeries,
   topSkus,
   unconvertedPurchases,
 } from './monetization.repo.js';
@@ -90,24 +90,25 @@ export const monetization: View<typeof MonetizationView> = {
   schema: MonetizationView,
   summary: 'Revenue, ARPDAU, ARPPU, ARPU, payers, conversion, sources, top SKUs, countries',
   async load(ctx) {
-    const [series, totals, sources, skus, countries, unconverted] = await Promise.all([
-      revenueSeries(ctx),
-      monetizationTotals(ctx),
+    const [points, payers, sources, skus, countries, unconverted] = await Promise.all([
+      moneyPoints(ctx),
+      activityPayers(ctx),
       revenueBySource(ctx),
       topSkus(ctx),
       revenueByCountry(ctx),
       unconvertedPurchases(ctx),
     ]);
-    const revenue = totals.revenue_usd;
+    const revenue = points.reduce((s, p) => s + p.revenue_usd, 0);
+    const playerDays = points.reduce((s, p) => s + p.player_days, 0);
     return {
-      revenue: moneySeries(series, ctx.range, ctx.granularity),
+      revenue: moneySeries(points, ctx.range, ctx.granularity),
       revenue_usd: round4(revenue),
-      arpdau_usd: ratio4(revenue, totals.player_days),
-      arppu_usd: ratio4(revenue, totals.paying_players),
-      arpu_usd: ratio4(revenue, totals.players),
-      paying_players: totals.paying_players,
-      conversion: ratio4(totals.paying_players, totals.players),
-      first_purchase_share: ratio4(totals.first_time_payers, totals.paying_players),
+      arpdau_usd: ratio4(revenue, playerDays),
+      arppu_usd: ratio4(revenue, payers.paying_players),
+      arpu_usd: ratio4(revenue, payers.players),
+      paying_players: payers.paying_players,
+      conversion: ratio4(payers.paying_players, payers.players),
+      first_purchase_share: ratio4(payers.first_time_payers, payers.paying_players),
       by_source: sources.map((s) => ({ ...s, revenue_usd: round4(s.revenue_usd) })),
       top_skus: skus.map((s) => ({ ...s, revenue_usd: round4(s.revenue_usd) })),
       by_country: countries.map((c) => ({ ...c, revenue_usd: round4(c.revenue_usd) })),
