@@ -2,6 +2,7 @@
  * SQL of the day figures (daily.ts): the stored ones (sdk_day_stats, migration 0021) and the pieces
  * the live computation adds to the engagement pass and the session histograms.
  */
+import type { DayFigures } from './daily.js';
 import { scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
@@ -15,22 +16,14 @@ export async function revenueByDay(ctx: ViewContext): Promise<{ day: string; rev
   return r.rows;
 }
 
-export interface StoredDayRow {
-  day: string;
-  dau: number;
-  wau_move: number;
-  mau_move: number;
-  revenue_usd: number;
-  sessions: number;
-  sessions_from_end: number;
-  length_sum: number;
+/** A stored row: the day figures with each histogram as its two array columns (null outside the
+ * range read). */
+export type StoredDayRow = Omit<DayFigures, 'lengths' | 'playtimes'> & {
   length_values: number[] | null;
   length_counts: number[] | null;
-  playtime_days: number;
-  playtime_sum: number;
   playtime_values: number[] | null;
   playtime_counts: number[] | null;
-}
+};
 
 /** The stored day rows of the game (platform $3, '' = combined) up to `to`: every one from the
  * first, for the WAU and MAU moves; the histograms only for the days of the range. */
