@@ -124,6 +124,25 @@ describe.each(testEngines())('SDK analytics: geo (%s)', (engine) => {
     }
   });
 
+  it('answers from the per-player rollups (a segment of every player) what the activity rows answer', async () => {
+    const service = t.services.analytics.service;
+    const before = service.segments;
+    service.segments = { players: async () => ['q0', 'q1', 'q2', 'q3', 'q4', 'q5'] };
+    try {
+      for (const from of ['2026-11-10', '2026-11-18', '2026-11-19']) {
+        for (const extra of [{}, { platform: 'platform_2' }, { platform: 'platform_3' }]) {
+          const query = { from, to: '2026-11-20', ...extra };
+          const plain = await getView(t, team.headers, 'g1', 'geo', query);
+          const segmented = await getView(t, team.headers, 'g1', 'geo', { ...query, segment: '7' });
+          expect(plain.statusCode).toBe(200);
+          expect({ ...segmented.json(), segment: null }).toEqual(plain.json());
+        }
+      }
+    } finally {
+      service.segments = before;
+    }
+  });
+
   it('answers an empty list for a range without players', async () => {
     const res = await getView(t, team.headers, 'g1', 'geo', { from: '2026-11-11', to: '2026-11-12' });
     expect(res.json()).toMatchObject({ countries: [], unconverted_purchases: 0 });

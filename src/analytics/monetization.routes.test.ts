@@ -187,6 +187,79 @@ describe.each(testEngines())('SDK analytics: monetization (%s)', (engine) => {
     }
   });
 
+  /**
+   * Game g2, range 2026-11-17..20: r1 buys 1 USD on platform_2 on the 12th; on the 18th r1 plays in
+   * the US on platform_3 (buys gems 2 USD) and on platform_2 (gems 3 USD); on the 19th r2 (BR) plays on
+   * platform_3. Combined: player-days 18th r1 (once, two platforms), 19th r2 = 2; r1 paid before the
+   * range. On platform_3 alone r1's first purchase is the 18th.
+   */
+  it('counts a player on two platforms once a day, and first purchases per platform', async () => {
+    const g2 = (
+      player: string,
+      ts: string,
+      type: string,
+      payload: Record<string, unknown>,
+      platform: string,
+    ) => ({
+      ...ev(player, ts, type, payload, platform),
+      game_id: 'g2',
+    });
+    await sendEvents(t, team.key, [
+      g2('r1', '2026-11-12T10:00:00Z', 'purchase', { sku: 'gems', price: 1 }, 'platform_2'),
+      g2('r1', '2026-11-18T09:00:00Z', 'session_start', { country: 'US' }, 'platform_3'),
+      g2('r1', '2026-11-18T09:01:00Z', 'purchase', { sku: 'gems', price: 2 }, 'platform_3'),
+      g2('r1', '2026-11-18T10:00:00Z', 'session_start', { country: 'US' }, 'platform_2'),
+      g2('r1', '2026-11-18T10:01:00Z', 'purchase', { sku: 'gems', price: 3 }, 'platform_2'),
+      g2('r2', '2026-11-19T09:00:00Z', 'session_start', { country: 'BR' }, 'platform_3'),
+    ]);
+    const all = await getView(t, team.headers, 'g2', 'monetization', range);
+    expect(all.json()).toMatchObject({
+      revenue_usd: 5,
+      arpdau_usd: 2.5,
+      arppu_usd: 5,
+      arpu_usd: 2.5,
+      paying_players: 1,
+      conversion: 0.5,
+      first_purchase_share: 0,
+      top_skus: [{ sku: 'gems', revenue_usd: 5, units: 2, buyers: 1 }],
+      by_country: [{ country: 'US', revenue_usd: 5, units: 2, buyers: 1 }],
+    });
+    const p3 = await getView(t, team.headers, 'g2', 'monetization', { ...range, platform: 'platform_3' });
+    expect(p3.json()).toMatchObject({
+      revenue_usd: 2,
+      arpdau_usd: 1,
+      arppu_usd: 2,
+      arpu_usd: 1,
+      paying_players: 1,
+      conversion: 0.5,
+      first_purchase_share: 1,
+    });
+  });
+
+  it('answers from the per-player rollups (a segment of every player) what the day rollups answer', async () => {
+    const service = t.services.analytics.service;
+    const before = service.segments;
+    service.segments = { players: async () => ['p1', 'p2', 'p3', 'p4', 'p5', 'r1', 'r2'] };
+    try {
+      for (const game of ['g1', 'g2']) {
+        for (const extra of [
+          {},
+          { platform: 'platform_2' },
+          { platform: 'platform_3' },
+          { granularity: 'week' },
+        ]) {
+          const query = { from: '2026-11-01', to: '2026-11-20', ...extra };
+          const plain = await getView(t, team.headers, game, 'monetization', query);
+          const segmented = await getView(t, team.headers, game, 'monetization', { ...query, segment: '7' });
+          expect(plain.statusCode).toBe(200);
+          expect({ ...segmented.json(), segment: null }).toEqual(plain.json());
+        }
+      }
+    } finally {
+      service.segments = before;
+    }
+  });
+
   it('answers zeros and nulls for a range without players', async () => {
     const res = await getView(t, team.headers, 'g1', 'monetization', {
       from: '2026-11-11',
