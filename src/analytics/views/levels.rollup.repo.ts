@@ -25,16 +25,20 @@ export const LEVEL_REBUILD: readonly string[] = [
   // Every player and level the day had, before or after its rebuild: their whole history on this
   // platform and combined is derived again (a finish on this day moves done_day and to_done of
   // the days before it; an attempt moves prev_day of the next day), written where it changed, and
-  // the counts of sdk_level_reach move by the difference.
+  // the counts of sdk_level_reach move by the difference. Only rows of this day can go: the other
+  // days' rows of this platform are read back as they were.
   `WITH pairs AS (
      SELECT player_id, level FROM sdk_level_days WHERE ${DAY_KEY}
      UNION
      SELECT player_id, level FROM sdk_level_player_days WHERE ${DAY_KEY}
    ), old AS (
-     SELECT d.platform, d.player_id, d.level, d.day, d.attempts, d.attempts_to_done, d.prev_day, d.done_day, d.to_done
-       FROM pairs p
-       JOIN sdk_level_player_days d
-         ON d.team_id = $1 AND d.game_id = $3 AND d.player_id = p.player_id AND d.level = p.level
+     -- OFFSET 0 keeps one index probe per pair: the planner, blind to the pairs' count, would
+     -- rather hash-join the game's every row.
+     SELECT d.* FROM pairs p CROSS JOIN LATERAL (
+       SELECT platform, player_id, level, day, attempts, attempts_to_done, prev_day, done_day, to_done
+         FROM sdk_level_player_days
+        WHERE team_id = $1 AND game_id = $3 AND player_id = p.player_id AND level = p.level
+       OFFSET 0) AS d
    ), mine AS (
      SELECT player_id, level, day, attempts, attempts_to_done FROM old WHERE platform = $2::text AND day <> $4::date
      UNION ALL
@@ -61,31 +65,40 @@ export const LEVEL_REBUILD: readonly string[] = [
                     + max(attempts_to_done) FILTER (WHERE day = f) OVER (${PAIR})
                ELSE 0 END)::int AS to_done
        FROM firsts
+   ), moved AS (
+     -- The rows that changed, old and new side by side (a full join: hashed, never a loop over
+     -- one side per row of the other).
+     SELECT COALESCE(n.platform, o.platform) AS platform, COALESCE(n.player_id, o.player_id) AS player_id,
+            COALESCE(n.level, o.level) AS level, COALESCE(n.day, o.day) AS day,
+            o.day IS NOT NULL AS was_there, o.prev_day AS was_prev_day, o.done_day AS was_done_day,
+            o.to_done AS was_to_done,
+            n.day IS NOT NULL AS is_there, n.attempts, n.attempts_to_done, n.prev_day, n.done_day, n.to_done
+       FROM (SELECT * FROM old WHERE platform IN ($2::text, '')) AS o
+       FULL JOIN new AS n
+         ON n.platform = o.platform AND n.player_id = o.player_id AND n.level = o.level AND n.day = o.day
+      WHERE (o.attempts, o.attempts_to_done, o.prev_day, o.done_day, o.to_done)
+        IS DISTINCT FROM (n.attempts, n.attempts_to_done, n.prev_day, n.done_day, n.to_done)
    ), gone AS (
-     DELETE FROM sdk_level_player_days d USING old o
-      WHERE o.platform IN ($2::text, '') AND d.team_id = $1 AND d.game_id = $3 AND d.player_id = o.player_id
-        AND d.level = o.level AND d.platform = o.platform AND d.day = o.day
-        AND NOT EXISTS (SELECT 1 FROM new n WHERE n.platform = o.platform AND n.player_id = o.player_id
-                          AND n.level = o.level AND n.day = o.day)
+     DELETE FROM sdk_level_player_days d USING moved m
+      WHERE NOT m.is_there AND m.day = $4::date AND d.team_id = $1 AND d.game_id = $3 AND d.platform = m.platform
+        AND d.day = $4::date AND d.player_id = m.player_id AND d.level = m.level
    ), put AS (
      INSERT INTO sdk_level_player_days AS d (team_id, game_id, platform, player_id, level, day, attempts,
        attempts_to_done, prev_day, done_day, to_done)
      SELECT $1::bigint, $3::text, platform, player_id, level, day, attempts, attempts_to_done, prev_day, done_day,
        to_done
-       FROM new
+       FROM moved WHERE is_there
      ON CONFLICT (team_id, game_id, player_id, level, platform, day) DO UPDATE SET
        attempts = EXCLUDED.attempts, attempts_to_done = EXCLUDED.attempts_to_done, prev_day = EXCLUDED.prev_day,
        done_day = EXCLUDED.done_day, to_done = EXCLUDED.to_done
-     WHERE (d.attempts, d.attempts_to_done, d.prev_day, d.done_day, d.to_done)
-       IS DISTINCT FROM (EXCLUDED.attempts, EXCLUDED.attempts_to_done, EXCLUDED.prev_day, EXCLUDED.done_day,
-         EXCLUDED.to_done)
    )
    INSERT INTO sdk_level_reach AS r (team_id, game_id, platform, day, level, prev_day, done_day, to_done, players)
    SELECT $1::bigint, $3::text, platform, day, level, prev_day, done_day, to_done, sum(n)::int
-     FROM (SELECT platform, day, level, prev_day, done_day, to_done, -1 AS n FROM old
-            WHERE platform IN ($2::text, '')
+     FROM (SELECT platform, day, level, was_prev_day AS prev_day, was_done_day AS done_day, was_to_done AS to_done,
+                  -1 AS n
+             FROM moved WHERE was_there
            UNION ALL
-           SELECT platform, day, level, prev_day, done_day, to_done, 1 FROM new) AS moved
+           SELECT platform, day, level, prev_day, done_day, to_done, 1 FROM moved WHERE is_there) AS counted
     GROUP BY platform, day, level, prev_day, done_day, to_done
    HAVING sum(n) <> 0
    ON CONFLICT (team_id, game_id, platform, day, level, prev_day, done_day, to_done) DO UPDATE
