@@ -30,6 +30,11 @@ interface Ev {
   payload: Record<string, unknown>;
 }
 
+/** The day a session id belongs to: sessions last at most a day and a bit, as the rollups take them
+ * to (sessions.repo.ts), so an id is reused on one day, or over 10-31 and 11-01 (a session over
+ * midnight and a month boundary). */
+const sessionDay = (ts: string) => (ts.startsWith('2026-11-01') ? '2026-10-31' : ts.slice(0, 10));
+
 /** A time on one of DAYS, often right at a day's first or last millisecond. */
 const time = fc
   .tuple(
@@ -73,7 +78,7 @@ const eventArb = fc
       platform: 'platform_3',
       game_id: 'prop-game',
       player_id: e.player,
-      session_id: `${e.player}-s${e.session}`,
+      session_id: `${e.player}-s${e.session}-${sessionDay(e.ts)}`,
       type: e.body.type,
       payload: e.body.payload,
     }),
