@@ -130,7 +130,8 @@ describe.each(testEngines())('SDK analytics: geo (%s)', (engine) => {
     service.segments = { players: async () => ['q0', 'q1', 'q2', 'q3', 'q4', 'q5'] };
     try {
       for (const from of ['2026-11-10', '2026-11-18', '2026-11-19']) {
-        for (const extra of [{}, { platform: 'platform_2' }, { platform: 'platform_3' }]) {
+        const extras: Record<string, string>[] = [{}, { platform: 'platform_2' }, { platform: 'platform_3' }];
+        for (const extra of extras) {
           const query = { from, to: '2026-11-20', ...extra };
           const plain = await getView(t, team.headers, 'g1', 'geo', query);
           const segmented = await getView(t, team.headers, 'g1', 'geo', { ...query, segment: '7' });

@@ -242,12 +242,13 @@ describe.each(testEngines())('SDK analytics: monetization (%s)', (engine) => {
     service.segments = { players: async () => ['p1', 'p2', 'p3', 'p4', 'p5', 'r1', 'r2'] };
     try {
       for (const game of ['g1', 'g2']) {
-        for (const extra of [
+        const extras: Record<string, string>[] = [
           {},
           { platform: 'platform_2' },
           { platform: 'platform_3' },
           { granularity: 'week' },
-        ]) {
+        ];
+        for (const extra of extras) {
           const query = { from: '2026-11-01', to: '2026-11-20', ...extra };
           const plain = await getView(t, team.headers, game, 'monetization', query);
           const segmented = await getView(t, team.headers, game, 'monetization', { ...query, segment: '7' });
