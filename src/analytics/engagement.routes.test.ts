@@ -309,7 +309,9 @@ describe.each(testEngines())('SDK analytics: engagement (%s)', (engine) => {
       team.key,
       ['u', 'v', 'w'].flatMap((p, i) => [
         ev('platform_2', 'e4', p, `${p}1`, '2026-11-19T10:00:00Z', 'session_start'),
-        ev('platform_2', 'e4', p, `${p}1`, '2026-11-19T10:01:00Z', 'session_end', { duration_s: 10.4 + 10 * i }),
+        ev('platform_2', 'e4', p, `${p}1`, '2026-11-19T10:01:00Z', 'session_end', {
+          duration_s: 10.4 + 10 * i,
+        }),
       ]),
     );
     const res = await getView(t, team.headers, 'e4', 'engagement', { from: '2026-11-19', to: '2026-11-19' });

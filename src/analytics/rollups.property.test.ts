@@ -96,7 +96,12 @@ function expectedSeries(events: readonly Ev[], from: string, to: string) {
           .filter((e) => Date.parse(e.ts) < t + day && Date.parse(e.ts) >= t - (days - 1) * day)
           .map((e) => e.player_id),
       ).size;
-    out.push({ date: new Date(t).toISOString().slice(0, 10), dau: within(1), wau: within(7), mau: within(30) });
+    out.push({
+      date: new Date(t).toISOString().slice(0, 10),
+      dau: within(1),
+      wau: within(7),
+      mau: within(30),
+    });
   }
   return out;
 }
@@ -231,7 +236,10 @@ describe.each(testEngines())(
               })),
             ).toEqual(expectedSeries(distinct, range.from, range.to));
             const live = (
-              await getView(t, team.headers, 'prop-game', 'engagement', { ...range, segment: String(everyone) })
+              await getView(t, team.headers, 'prop-game', 'engagement', {
+                ...range,
+                segment: String(everyone),
+              })
             ).json();
             expect({ ...live, segment: null }).toEqual(stored);
           },
