@@ -39,11 +39,18 @@ export class Rollups {
 
   constructor(private readonly deps: RollupDeps) {}
 
-  /** Rebuilds every marked day (until none is left or `signal` aborts), then refreshes the planner's
-   * statistics when much changed; returns the days rebuilt. */
+  /** Rebuilds every marked day (until none is left or `signal` aborts), refreshing the planner's
+   * statistics whenever much changed (also midway through a long backlog: a bulk build planned on
+   * the statistics of empty tables joins by loops), then derives the day stats; returns the days
+   * rebuilt. */
   async run(signal?: AbortSignal): Promise<number> {
     const rebuilt = await this.rebuildAll(signal);
     await this.derive(signal);
+    await this.analyzeIfDue(0, signal);
+    return rebuilt;
+  }
+
+  private async analyzeIfDue(rebuilt: number, signal?: AbortSignal): Promise<void> {
     this.sinceAnalyze += rebuilt;
     const now = performance.now();
     const due = this.sinceAnalyze >= ANALYZE_AFTER_DAYS || now - this.lastAnalyzeMs >= ANALYZE_EVERY_MS;
@@ -52,7 +59,6 @@ export class Rollups {
       this.sinceAnalyze = 0;
       this.lastAnalyzeMs = now;
     }
-    return rebuilt;
   }
 
   private async rebuildAll(signal?: AbortSignal): Promise<number> {
@@ -62,10 +68,13 @@ export class Rollups {
       const now = this.deps.clock.now();
       const keys = await claimTouchedDays(this.deps.db, now, new Date(now.getTime() - STALE_CLAIM_MS), CLAIM);
       if (keys.length === 0) return rebuilt;
+      let batch = 0;
       for (const key of keys) {
         if (signal?.aborted) break;
-        if (await this.rebuild(key)) rebuilt += 1;
+        if (await this.rebuild(key)) batch += 1;
       }
+      rebuilt += batch;
+      await this.analyzeIfDue(batch, signal);
       // Keys left claimed by an abort are taken again once stale (or by the next run's claim).
     }
   }
