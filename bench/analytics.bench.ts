@@ -15,7 +15,7 @@
  * what the upkeep leaves of ingest throughput (goal: it costs at most 20%, ratio ≥ 0.8).
  *
  * ANALYTICS_ONLY narrows a run: `views` (both engines' views, no upkeep), `postgres` or `pglite`
- * (that engine's views only).
+ * (that engine's views only), `upkeep` (the upkeep figures only).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -325,8 +325,9 @@ export const analyticsSuite: Suite = {
     const override = process.env.ANALYTICS_EVENTS ? Number(process.env.ANALYTICS_EVENTS) : undefined;
     // ANALYTICS_ONLY=views|postgres|pglite narrows the run while working on one part.
     const only = process.env.ANALYTICS_ONLY ?? '';
-    const pg = Boolean(process.env.DATABASE_URL) && only !== 'pglite';
-    const upkeep = only === '';
+    const hasPg = Boolean(process.env.DATABASE_URL);
+    const pg = hasPg && only !== 'pglite' && only !== 'upkeep';
+    const upkeep = only === '' || only === 'upkeep';
     if (pg) {
       const fresh = await freshPostgresDatabase();
       const db = await openPostgres(fresh.url);
@@ -338,9 +339,9 @@ export const analyticsSuite: Suite = {
         await fresh.drop();
       }
     }
-    if (pg && upkeep) figures.push(await upkeepFigure('PostgreSQL', options));
+    if (hasPg && upkeep) figures.push(await upkeepFigure('PostgreSQL', options));
     if (upkeep) figures.push(await upkeepFigure('PGlite', options));
-    if (only === 'postgres') return figures;
+    if (only === 'postgres' || only === 'upkeep') return figures;
     const dir = mkdtempSync(join(tmpdir(), 'svc-bench-analytics-'));
     const db = await openPglite(join(dir, 'pg'));
     try {
