@@ -30,14 +30,22 @@ export interface RangePlayers {
   new_players: number;
   /** Players with a purchase in [from, to]. */
   paying_players: number;
+  /** Payers of the range with no purchase before it (their first ever, the platform filter
+   * applying): `paid` spans the same days as `days`, so the bits before `from` are its first
+   * from − first_day. */
+  first_time_payers: number;
 }
 
-/** Distinct players, new players and payers of the range ($5 from, $6 to). */
+/** Distinct players, new players, payers and first-time payers of the range ($5 from, $6 to). */
 export async function rangePlayers(ctx: ViewContext): Promise<RangePlayers> {
+  const paidInRange = activeBetween('paid', '$5::date', '$6::date');
   const r = await ctx.db.query<RangePlayers>(
     `SELECT (count(*) FILTER (WHERE ${activeBetween('days', '$5::date', '$6::date')}))::int AS players,
             (count(*) FILTER (WHERE first_day BETWEEN $5 AND $6))::int AS new_players,
-            (count(*) FILTER (WHERE ${activeBetween('paid', '$5::date', '$6::date')}))::int AS paying_players
+            (count(*) FILTER (WHERE ${paidInRange}))::int AS paying_players,
+            (count(*) FILTER (WHERE ${paidInRange}
+               AND bit_count(substring(paid FROM 1 FOR GREATEST($5::date - first_day, 0))) = 0))::int
+              AS first_time_payers
        FROM sdk_player_activity WHERE ${activityScope()} AND first_day <= $6 AND last_day >= $5`,
     [...scopeParams(ctx), ctx.range.from, ctx.range.to],
   );

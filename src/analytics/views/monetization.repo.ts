@@ -9,7 +9,6 @@
  * virtual currency and leaves every other code out of USD (it is reported apart, never summed in).
  */
 import { DEVEX_USD_PER_ROBUX, VIRTUAL_CURRENCIES } from '../rollups.repo.js';
-import { activeBetween, activityScope } from './activity.repo.js';
 import { scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
@@ -66,32 +65,6 @@ export async function storedMoneyPoints(ctx: ViewContext): Promise<MoneyPoint[]>
     [ctx.teamId, ctx.gameId, ctx.platform, ctx.range.from, ctx.range.to],
   );
   return r.rows.map((row) => ({ ...row, revenue_usd: Number(row.revenue_usd) }));
-}
-
-export interface RangePayers {
-  players: number;
-  paying_players: number;
-  first_time_payers: number;
-}
-
-/**
- * Players active in the range, payers (a purchase in it, any currency) and the payers with no
- * purchase before it (their first ever, the platform filter applying), from the activity bits:
- * `paid` spans the same days as `days`, so the bits before $5 are its first $5 − first_day. The
- * unsegmented path.
- */
-export async function activityPayers(ctx: ViewContext): Promise<RangePayers> {
-  const paidInRange = activeBetween('paid', '$5::date', '$6::date');
-  const r = await ctx.db.query<RangePayers>(
-    `SELECT (count(*) FILTER (WHERE ${activeBetween('days', '$5::date', '$6::date')}))::int AS players,
-            (count(*) FILTER (WHERE ${paidInRange}))::int AS paying_players,
-            (count(*) FILTER (WHERE ${paidInRange}
-               AND bit_count(substring(paid FROM 1 FOR GREATEST($5::date - first_day, 0))) = 0))::int
-              AS first_time_payers
-       FROM sdk_player_activity WHERE ${activityScope()} AND first_day <= $6 AND last_day >= $5`,
-    rangeParams(ctx),
-  );
-  return r.rows[0]!;
 }
 
 /** The same points from the player-days (sdk_player_days), for a segment's players. */

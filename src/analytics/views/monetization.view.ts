@@ -7,8 +7,8 @@
  */
 import { Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
+import { rangePlayers } from './activity.repo.js';
 import {
-  activityPayers,
   moneyPoints,
   revenueByCountry,
   revenueBySource,
@@ -92,7 +92,7 @@ export const monetization: View<typeof MonetizationView> = {
   async load(ctx) {
     const [points, payers, sources, skus, countries, unconverted] = await Promise.all([
       moneyPoints(ctx),
-      activityPayers(ctx),
+      rangePlayers(ctx),
       revenueBySource(ctx),
       topSkus(ctx),
       revenueByCountry(ctx),
