@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
+  chiSquareGoodnessOfFit,
   mad,
   mannKendall,
   median,
+  moments,
+  newcombeDifference,
   normalCdf,
   normalQuantile,
   percentile,
+  sampleSizeTwoMeans,
+  sampleSizeTwoProportions,
   studentTwoSidedP,
   theilSen,
+  twoProportionTest,
   welch,
+  welchMoments,
   wilson,
 } from './stats.js';
 
@@ -55,6 +62,52 @@ describe('statistics', () => {
     expect(r.t).toBeCloseTo(-2.3763541031440183, 9);
     expect(r.df).toBeCloseTo(6.972255729794934, 9);
     expect(r.p).toBeCloseTo(0.04928433820673053, 8);
+  });
+
+  it('gives Welch’s answer from moments as from the samples', () => {
+    const a = [1, 2, 3, 4, 5];
+    const b = [2, 4, 6, 8, 10, 12];
+    expect(welchMoments(moments(a), moments(b))).toEqual(welch(a, b));
+    expect(moments(a)).toEqual({ n: 5, mean: 3, variance: 2.5 });
+  });
+
+  it('matches Newcombe (1998) for the hybrid score interval of a difference of proportions', () => {
+    // Newcombe, Statistics in Medicine 17:873–890, Table II, method 10: 56/70 − 48/80 and 9/10 − 3/10.
+    const a = newcombeDifference(56, 70, 48, 80)!;
+    expect(a.low).toBeCloseTo(0.0524, 4);
+    expect(a.high).toBeCloseTo(0.3339, 4);
+    const b = newcombeDifference(9, 10, 3, 10)!;
+    expect(b.low).toBeCloseTo(0.1705, 4);
+    expect(b.high).toBeCloseTo(0.809, 4);
+    expect(newcombeDifference(1, 0, 1, 5)).toBeNull();
+  });
+
+  it('gives the pooled two-proportion z-test', () => {
+    // Pooled p = 104/150; z = 0.2 / sqrt(p(1 − p)(1/70 + 1/80)) = 2.65016…, p = 2Φ(−z).
+    const r = twoProportionTest(56, 70, 48, 80);
+    expect(r.z).toBeCloseTo(2.65016, 4);
+    expect(r.p).toBeCloseTo(0.008045, 5);
+    expect(twoProportionTest(0, 10, 0, 10)).toEqual({ z: 0, p: 1 });
+  });
+
+  it('gives the chi-square goodness of fit (df 2: p = e^(−x/2))', () => {
+    const r = chiSquareGoodnessOfFit([50, 30, 20], [1, 1, 1]);
+    expect(r.statistic).toBeCloseTo(14, 9);
+    expect(r.df).toBe(2);
+    expect(r.p).toBeCloseTo(Math.exp(-7), 12);
+    // Weights need not sum to 1; a perfect fit has p = 1.
+    expect(chiSquareGoodnessOfFit([25, 75], [1, 3])).toEqual({ statistic: 0, df: 1, p: 1 });
+    expect(chiSquareGoodnessOfFit([], [])).toEqual({ statistic: 0, df: 0, p: 1 });
+  });
+
+  it('gives the sample size per group for two proportions and two means', () => {
+    // 20% → 25%, α 0.05 two-sided, power 0.8: (1.95996·√(2·0.225·0.775) + 0.84162·√(0.16 + 0.1875))² / 0.05².
+    expect(sampleSizeTwoProportions(0.2, 0.05)).toBe(1094);
+    expect(sampleSizeTwoProportions(0.2, 0)).toBeNull();
+    expect(sampleSizeTwoProportions(0.98, 0.05)).toBeNull();
+    // sd 10, effect 2: 2 · (1.95996 + 0.84162)² · 100 / 4 = 392.4…
+    expect(sampleSizeTwoMeans(10, 2)).toBe(393);
+    expect(sampleSizeTwoMeans(0, 2)).toBeNull();
   });
 
   it('gives p = 1 instead of NaN when a group has no variance or too few values', () => {

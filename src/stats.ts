@@ -1,11 +1,14 @@
 /**
  * The one statistics kit (Dev Lens patterns, forecasts and whatever comes next): summaries (mean,
  * variance, median, MAD, percentiles), the standard normal CDF and quantile, Student's t two-sided
- * p-value, Welch's t-test, the Mann–Kendall trend test, the Theil–Sen slope and the Wilson score
- * interval. Pure and neutral: it imports no domain.
+ * p-value, Welch's t-test (from samples or from their moments), the Mann–Kendall trend test, the
+ * Theil–Sen slope, the Wilson score interval, and for comparing two groups (brand lift,
+ * experiments): Newcombe's hybrid score interval for a difference of proportions, the pooled
+ * two-proportion z-test, Pearson's chi-square goodness of fit (sample-ratio mismatch) and the
+ * sample size per group that detects a given effect. Pure and neutral: it imports no domain.
  *
- * Special functions come from stdlib (@stdlib/stats-base-dists-normal-cdf, -normal-quantile and
- * -t-cdf): ports of the Cephes/Boost algorithms, accurate to 1e-12 relative or better (the
+ * Special functions come from stdlib (@stdlib/stats-base-dists-normal-cdf, -normal-quantile,
+ * -t-cdf and -chisquare-cdf): ports of the Cephes/Boost algorithms, accurate to 1e-12 relative or better (the
  * hand-written ones they replace: 1.5e-7 (A&S 7.1.26), 1.2e-7 (Numerical Recipes erfc), 1.2e-9 (Acklam)),
  * typed, actively released, Apache-2.0, plain JavaScript with no native code at run time. jStat was
  * the other candidate: one package, but no type declarations, its Student t is the same Numerical
@@ -13,6 +16,7 @@
  * is a wide tree of tiny packages (about 220, 25 MB in node_modules), paid at install time only.
  * The rest (ranks, medians, slopes, test statistics) is plain arithmetic written here.
  */
+import chiSquareCdf from '@stdlib/stats-base-dists-chisquare-cdf';
 import normalCdfAt from '@stdlib/stats-base-dists-normal-cdf';
 import normalQuantileAt from '@stdlib/stats-base-dists-normal-quantile';
 import tCdf from '@stdlib/stats-base-dists-t-cdf';
@@ -112,15 +116,32 @@ export function mannKendall(ys: readonly number[]): { s: number; z: number; p: n
   return { s, z, p: Math.min(1, 2 * normalCdf(-Math.abs(z))) };
 }
 
+/** A sample summarised: its size, mean and unbiased variance (what a rollup can keep). */
+export interface Moments {
+  n: number;
+  mean: number;
+  variance: number;
+}
+
+/** The moments of a sample (variance 0 below two values). */
+export function moments(xs: readonly number[]): Moments {
+  return { n: xs.length, mean: xs.length === 0 ? 0 : mean(xs), variance: xs.length < 2 ? 0 : variance(xs) };
+}
+
 /** Welch's unequal-variance t-test of mean(a) − mean(b); two-sided p (NaN-free: p = 1 when undefined). */
 export function welch(a: readonly number[], b: readonly number[]): { t: number; df: number; p: number } {
-  if (a.length < 2 || b.length < 2) return { t: 0, df: 0, p: 1 };
-  const va = variance(a) / a.length;
-  const vb = variance(b) / b.length;
+  return welchMoments(moments(a), moments(b));
+}
+
+/** Welch's t-test from the two samples' moments (same answer as `welch` on the samples). */
+export function welchMoments(a: Moments, b: Moments): { t: number; df: number; p: number } {
+  if (a.n < 2 || b.n < 2) return { t: 0, df: 0, p: 1 };
+  const va = a.variance / a.n;
+  const vb = b.variance / b.n;
   const se2 = va + vb;
   if (!(se2 > 0)) return { t: 0, df: 0, p: 1 };
-  const t = (mean(a) - mean(b)) / Math.sqrt(se2);
-  const df = (se2 * se2) / ((va * va) / (a.length - 1) + (vb * vb) / (b.length - 1));
+  const t = (a.mean - b.mean) / Math.sqrt(se2);
+  const df = (se2 * se2) / ((va * va) / (a.n - 1) + (vb * vb) / (b.n - 1));
   return { t, df, p: studentTwoSidedP(t, df) };
 }
 
@@ -140,4 +161,90 @@ export function wilson(successes: number, n: number, level = 0.95): { low: numbe
     low: successes <= 0 ? 0 : Math.max(0, centre - half),
     high: successes >= n ? 1 : Math.min(1, centre + half),
   };
+}
+
+/**
+ * Newcombe's hybrid score interval (1998, method 10) for p1 − p2 = x1/n1 − x2/n2: built from each
+ * proportion's Wilson interval, so it stays inside [−1, 1] and behaves at 0 and 100%. Null when a
+ * group is empty.
+ */
+export function newcombeDifference(
+  x1: number,
+  n1: number,
+  x2: number,
+  n2: number,
+  level = 0.95,
+): { low: number; high: number } | null {
+  if (n1 <= 0 || n2 <= 0) return null;
+  const p1 = x1 / n1;
+  const p2 = x2 / n2;
+  const a = wilson(x1, n1, level);
+  const b = wilson(x2, n2, level);
+  const d = p1 - p2;
+  return {
+    low: d - Math.sqrt((p1 - a.low) ** 2 + (b.high - p2) ** 2),
+    high: d + Math.sqrt((a.high - p1) ** 2 + (p2 - b.low) ** 2),
+  };
+}
+
+/** The pooled two-proportion z-test of x1/n1 against x2/n2; two-sided p (1 when undefined). */
+export function twoProportionTest(x1: number, n1: number, x2: number, n2: number): { z: number; p: number } {
+  if (n1 <= 0 || n2 <= 0) return { z: 0, p: 1 };
+  const pooled = (x1 + x2) / (n1 + n2);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
+  if (!(se > 0)) return { z: 0, p: 1 };
+  const z = (x1 / n1 - x2 / n2) / se;
+  return { z, p: Math.min(1, 2 * normalCdf(-Math.abs(z))) };
+}
+
+/**
+ * Pearson's chi-square goodness of fit of `observed` counts to `shares` (weights, normalised here):
+ * the statistic, its degrees of freedom (groups − 1) and the upper-tail p-value. p = 1 with no
+ * observations or a single group.
+ */
+export function chiSquareGoodnessOfFit(
+  observed: readonly number[],
+  shares: readonly number[],
+): { statistic: number; df: number; p: number } {
+  const total = observed.reduce((s, x) => s + x, 0);
+  const weight = shares.reduce((s, x) => s + x, 0);
+  const df = observed.length - 1;
+  if (total <= 0 || df < 1 || !(weight > 0)) return { statistic: 0, df: Math.max(0, df), p: 1 };
+  let statistic = 0;
+  for (const [i, o] of observed.entries()) {
+    const expected = (total * shares[i]!) / weight;
+    if (expected > 0) statistic += (o - expected) ** 2 / expected;
+    else if (o > 0) return { statistic: Number.POSITIVE_INFINITY, df, p: 0 };
+  }
+  return { statistic, df, p: Math.min(1, Math.max(0, 1 - chiSquareCdf(statistic, df))) };
+}
+
+/**
+ * Players per group for a two-sided test at `alpha` with `power` to detect a change of a rate from
+ * `base` to `base + effect` (absolute): the normal-approximation formula of Fleiss (unpooled
+ * variance under the alternative), rounded up. Null when the rates leave (0, 1) or effect is 0.
+ */
+export function sampleSizeTwoProportions(
+  base: number,
+  effect: number,
+  alpha = 0.05,
+  power = 0.8,
+): number | null {
+  const other = base + effect;
+  if (!(base > 0 && base < 1 && other > 0 && other < 1) || effect === 0) return null;
+  const za = normalQuantile(1 - alpha / 2);
+  const zb = normalQuantile(power);
+  const mid = (base + other) / 2;
+  const n =
+    (za * Math.sqrt(2 * mid * (1 - mid)) + zb * Math.sqrt(base * (1 - base) + other * (1 - other))) ** 2 /
+    effect ** 2;
+  return Math.ceil(n);
+}
+
+/** Players per group to detect a difference of `effect` in a mean whose standard deviation is `sd`
+ * (two-sided, normal approximation): 2 (z₁₋α/₂ + z_power)² sd² / effect², rounded up. */
+export function sampleSizeTwoMeans(sd: number, effect: number, alpha = 0.05, power = 0.8): number | null {
+  if (!(sd > 0) || effect === 0 || !Number.isFinite(effect)) return null;
+  const z = normalQuantile(1 - alpha / 2) + normalQuantile(power);
+  return Math.ceil((2 * z * z * sd * sd) / (effect * effect));
 }
