@@ -14,9 +14,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { rollupJob } from '../src/analytics/index.js';
 import { BODY_LIMIT } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
+import { Scheduler } from '../src/jobs/index.js';
 import { startServer } from '../src/main.js';
 import { backfill, refreshViews } from '../src/market/index.js';
 import { createPlatformSource } from '../src/platform/index.js';
@@ -119,19 +121,9 @@ if (kind === 'bare') {
       if (command === 'DRAIN') void drain().then(() => process.stdout.write('DRAINED\n'));
     }
   });
-  // BENCH_ROLLUPS=1: the rollup job's work while the load runs (every 10 s, as refresh-sdk-rollups).
-  let rollups: Promise<unknown> | undefined;
-  const rollupTimer =
-    process.env.BENCH_ROLLUPS === '1'
-      ? setInterval(() => {
-          rollups ??= server.services.analytics.service.rollups
-            .run()
-            .catch((err: unknown) => console.error('bench: rollup run failed', err))
-            .finally(() => {
-              rollups = undefined;
-            });
-        }, 10_000)
-      : undefined;
+  // BENCH_ROLLUPS=1: the rollup job while the load runs, scheduled (and so paced) as in production.
+  const scheduler = new Scheduler({ db: server.db, clock: systemClock, log: server.log });
+  if (process.env.BENCH_ROLLUPS === '1') scheduler.add(rollupJob(server.services.analytics)).start();
   process.stdout.write(`READY ${server.url} ${key.key}\n`);
   // Batches left in the outbox wait for the next writer: the bench counts `events` after the
   // shutdown, so its server drains the queue first.
@@ -139,8 +131,7 @@ if (kind === 'bare') {
     'SIGTERM',
     () =>
       void (async () => {
-        clearInterval(rollupTimer);
-        await rollups;
+        await scheduler.stop();
         await drain();
         await server.close();
         process.exit(0);

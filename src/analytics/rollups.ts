@@ -1,10 +1,20 @@
 /**
- * The rollup job: keeps the analytics rollups within a few seconds of the raw events. Ingest marks
+ * The rollup job: keeps the analytics rollups within a minute of the raw events. Ingest marks
  * each (team, platform, game, UTC day) it stores events for; each run claims the marked days and
  * rebuilds their rollups from the raw events, one day per transaction. A rebuild replaces the whole
  * day, so late and out-of-order events land in their day and nothing counts twice; a day that got
- * events during its rebuild is rebuilt again on the next run. Then the day stats of the games
+ * events during its rebuild is rebuilt again by the next run. Then the day stats of the games
  * rebuilt are derived (stats.ts).
+ *
+ * Pacing: a day that keeps receiving events (today) is rebuilt whole each time, so a run grows with
+ * the day. After a run that worked for W, the scheduled job pauses PACE × W before the next one
+ * (index.ts, through the scheduler's job_state, so every process honours it): the upkeep then takes
+ * at most 1 / (PACE + 1) of the database's time and leaves the rest to ingest. The price is
+ * freshness: an event that arrives just after a run began waits for that run, the pause, the
+ * scheduler's next start and the next run, so the rollups lag the raw events by at most
+ * (PACE + 2) × W plus the interval and the scheduler's tick: within a minute while a run takes up to
+ * 5 s (README: about half a million events in a day on PGlite). Past that the rollups lag more
+ * rather than starve ingest.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
@@ -32,6 +42,8 @@ export const STALE_CLAIM_MS = 10 * 60_000;
  * this long has passed since the last refresh. */
 const ANALYZE_AFTER_DAYS = 20;
 const ANALYZE_EVERY_MS = 15 * 60_000;
+/** The scheduled job pauses this many times the length of a run that rebuilt anything. */
+export const PACE = 5;
 
 export class Rollups {
   private lastAnalyzeMs = Number.NEGATIVE_INFINITY;

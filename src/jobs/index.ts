@@ -13,4 +13,4 @@ export {
   type Worker,
 } from './catalog.js';
 export { jobStates } from './jobs.repo.js';
-export { type Job, Scheduler, type SchedulerDeps } from './scheduler.js';
+export { type Job, type JobRunResult, Scheduler, type SchedulerDeps } from './scheduler.js';

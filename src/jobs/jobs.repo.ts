@@ -10,11 +10,14 @@ export interface JobStateRow {
   last_error: string | null;
   runs: number;
   failures: number;
+  /** Asked by the last run: not due again before this time. */
+  not_before: Date | null;
 }
 
 /**
  * Claims a due job for `owner` until `leaseUntil`: succeeds only when nobody holds a live lease
- * and the last run started at or before `dueBefore`. Atomic, so two processes never both win.
+ * and the last run started at or before `dueBefore` (and any pause that run asked for is over).
+ * Atomic, so two processes never both win.
  */
 export async function claimDueJob(
   db: Queryable,
@@ -28,6 +31,7 @@ export async function claimDueJob(
            last_started_at = EXCLUDED.last_started_at, runs = job_state.runs + 1
      WHERE (job_state.lease_until IS NULL OR job_state.lease_until < $4)
        AND (job_state.last_started_at IS NULL OR job_state.last_started_at <= $5)
+       AND (job_state.not_before IS NULL OR job_state.not_before <= $4)
      RETURNING name`,
     [job.name, job.owner, job.leaseUntil, job.now, job.dueBefore],
   );
@@ -37,16 +41,16 @@ export async function claimDueJob(
 /** Releases the lease and records how the run ended (only if `owner` still holds it). */
 export async function finishJob(
   db: Queryable,
-  run: { name: string; owner: string; finishedAt: Date; error: string | null },
+  run: { name: string; owner: string; finishedAt: Date; error: string | null; notBefore?: Date | null },
 ): Promise<void> {
   await db.query(
     `UPDATE job_state
-        SET lease_owner = NULL, lease_until = NULL, last_finished_at = $3,
+        SET lease_owner = NULL, lease_until = NULL, last_finished_at = $3, not_before = $5,
             last_status = CASE WHEN $4::text IS NULL THEN 'ok' ELSE 'failed' END,
             last_error = $4::text,
             failures = failures + CASE WHEN $4::text IS NULL THEN 0 ELSE 1 END
       WHERE name = $1 AND lease_owner = $2`,
-    [run.name, run.owner, run.finishedAt, run.error],
+    [run.name, run.owner, run.finishedAt, run.error, run.notBefore ?? null],
   );
 }
 

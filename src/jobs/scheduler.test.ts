@@ -51,6 +51,41 @@ describe.each(testEngines())('scheduler on %s', (engine) => {
     });
   });
 
+  it('honours the pause a run asks for, in every process, and forgets it after the next run', async () => {
+    const clock = fixedClock('2026-05-01T00:30:00Z');
+    const pauses = [7 * MIN, 0];
+    const runs: Date[] = [];
+    const job: Job = {
+      name: 'pausing',
+      intervalMs: MIN,
+      async run(now) {
+        runs.push(now);
+        return { pauseMs: pauses.shift() };
+      },
+    };
+    const s = new Scheduler({ db: t.db, clock, log: silent, owner: 'a' }).add(job);
+    expect(await s.tick()).toEqual(['pausing']);
+    await s.idle();
+    const paused = (await jobStates(t.db)).find((r) => r.name === 'pausing');
+    expect(paused?.not_before).toEqual(new Date('2026-05-01T00:37:00Z'));
+    clock.advance(2 * MIN); // past the interval, inside the pause
+    expect(await s.tick()).toEqual([]);
+    const other = new Scheduler({ db: t.db, clock, log: silent, owner: 'b' }).add({ ...job });
+    expect(await other.tick()).toEqual([]);
+    clock.advance(5 * MIN); // 00:37: the pause is over
+    expect(await other.tick()).toEqual(['pausing']);
+    await other.idle();
+    clock.advance(MIN); // that run asked for no pause: its interval alone
+    expect(await s.tick()).toEqual(['pausing']);
+    await s.idle();
+    expect(runs).toEqual([
+      new Date('2026-05-01T00:30:00Z'),
+      new Date('2026-05-01T00:37:00Z'),
+      new Date('2026-05-01T00:38:00Z'),
+    ]);
+    expect((await jobStates(t.db)).find((r) => r.name === 'pausing')?.not_before).toBeNull();
+  });
+
   it('never overlaps runs across two processes, and a restarted process resumes the schedule', async () => {
     const clock = fixedClock('2026-05-01T01:00:00Z');
     let release!: () => void;

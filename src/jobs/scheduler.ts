@@ -11,7 +11,13 @@ export interface Job {
   intervalMs: number;
   /** How long a claimed run may take before another process may take over (default 4 × interval, ≥ 1 min). */
   leaseMs?: number;
-  run(now: Date, signal: AbortSignal): Promise<void>;
+  /** May ask not to run again for `pauseMs` after this run ends (longer than its interval). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: most jobs are `async run() {…}`, which return void.
+  run(now: Date, signal: AbortSignal): Promise<void | JobRunResult>;
+}
+
+export interface JobRunResult {
+  pauseMs?: number;
 }
 
 export interface SchedulerDeps {
@@ -71,18 +77,21 @@ export class Scheduler {
 
   private async execute(job: Job, now: Date): Promise<void> {
     let error: string | null = null;
+    let pauseMs = 0;
     try {
-      await job.run(now, this.abort.signal);
+      pauseMs = (await job.run(now, this.abort.signal))?.pauseMs ?? 0;
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
       this.deps.log.error({ err, job: job.name }, 'job failed');
     }
     try {
+      const finishedAt = this.deps.clock.now();
       await finishJob(this.deps.db, {
         name: job.name,
         owner: this.owner,
-        finishedAt: this.deps.clock.now(),
+        finishedAt,
         error,
+        notBefore: pauseMs > 0 ? new Date(finishedAt.getTime() + pauseMs) : null,
       });
     } catch (err) {
       this.deps.log.warn({ err, job: job.name }, 'could not record job result; its lease will expire');
