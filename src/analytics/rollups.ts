@@ -8,13 +8,14 @@
  *
  * Pacing: a day that keeps receiving events (today) is rebuilt whole each time, so a run grows with
  * the day. After a run that worked for W, the scheduled job pauses PACE × W before the next one
- * (index.ts, through the scheduler's job_state, so every process honours it): the upkeep then takes
- * at most 1 / (PACE + 1) of the database's time and leaves the rest to ingest. The price is
- * freshness: an event that arrives just after a run began waits for that run, the pause, the
- * scheduler's next start and the next run, so the rollups lag the raw events by at most
- * (PACE + 2) × W plus the interval and the scheduler's tick: within a minute while a run takes up to
- * 5 s (README: about half a million events in a day on PGlite). Past that the rollups lag more
- * rather than starve ingest.
+ * (index.ts, through the scheduler's job_state, so every process honours it): the runs then take at
+ * most 1 / (PACE + 1) of the time. PACE is 8, not 5, because a rebuild costs PostgreSQL more than
+ * its own duration (the rows it replaces are vacuumed afterwards): at 5, ingest lost 22% on
+ * PostgreSQL in the bench. The price is freshness: an event that arrives just after a run began
+ * waits for that run, the pause, the scheduler's next start and the next run, so the rollups lag
+ * the raw events by at most (PACE + 2) × W plus the interval and the scheduler's tick: within a
+ * minute while a run takes up to 4.5 s (README: about 450,000 events in a day on PGlite, a million
+ * on PostgreSQL). Past that the rollups lag more rather than starve ingest.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
@@ -43,7 +44,7 @@ export const STALE_CLAIM_MS = 10 * 60_000;
 const ANALYZE_AFTER_DAYS = 20;
 const ANALYZE_EVERY_MS = 15 * 60_000;
 /** The scheduled job pauses this many times the length of a run that rebuilt anything. */
-export const PACE = 5;
+export const PACE = 8;
 
 export class Rollups {
   private lastAnalyzeMs = Number.NEGATIVE_INFINITY;
