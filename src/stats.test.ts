@@ -11,6 +11,7 @@ import {
   percentile,
   sampleSizeTwoMeans,
   sampleSizeTwoProportions,
+  studentTQuantile,
   studentTwoSidedP,
   theilSen,
   twoProportionTest,
@@ -131,5 +132,15 @@ describe('statistics', () => {
     // S = 45, var = 10·9·25/18 = 125, z = 44/√125.
     expect(up.z).toBeCloseTo(44 / Math.sqrt(125), 12);
     expect(mannKendall([3, 3, 3, 3]).p).toBe(1);
+  });
+
+  it('matches SciPy for Student t quantiles (stats.t.ppf), fractional df and the lower tail included', () => {
+    expect(studentTQuantile(0.975, 1)).toBeCloseTo(12.706204736174694, 8);
+    expect(studentTQuantile(0.975, 10)).toBeCloseTo(2.228138851986274, 9);
+    expect(studentTQuantile(0.975, 3.5)).toBeCloseTo(2.9400886379827282, 9);
+    expect(studentTQuantile(0.025, 29)).toBeCloseTo(-2.045229642132704, 9);
+    expect(studentTQuantile(0.995, 1e6)).toBeCloseTo(2.5758342201053344, 6);
+    expect(studentTQuantile(0.5, 7)).toBe(0);
+    expect(() => studentTQuantile(1, 7)).toThrow(RangeError);
   });
 });

@@ -248,3 +248,26 @@ export function sampleSizeTwoMeans(sd: number, effect: number, alpha = 0.05, pow
   const z = normalQuantile(1 - alpha / 2) + normalQuantile(power);
   return Math.ceil((2 * z * z * sd * sd) / (effect * effect));
 }
+
+/**
+ * The p-quantile of Student's t with df degrees of freedom (df may be fractional, as Welch's), for
+ * 0 < p < 1: found by bisection on the t CDF to 1e-12 (stdlib's t quantile is not a dependency;
+ * the CDF is). df = ∞ or above 1e7: the normal quantile.
+ */
+export function studentTQuantile(p: number, df: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`studentTQuantile needs 0 < p < 1 (got ${p})`);
+  if (!(df > 0)) throw new RangeError(`studentTQuantile needs df > 0 (got ${df})`);
+  if (df > 1e7) return normalQuantile(p);
+  if (p === 0.5) return 0;
+  let lo = 0;
+  let hi = 1;
+  const upper = Math.max(p, 1 - p);
+  while (tCdf(hi, df) < upper) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-12 * Math.max(1, hi); i++) {
+    const mid = (lo + hi) / 2;
+    if (tCdf(mid, df) < upper) lo = mid;
+    else hi = mid;
+  }
+  const q = (lo + hi) / 2;
+  return p > 0.5 ? q : -q;
+}

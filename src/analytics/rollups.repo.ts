@@ -5,6 +5,7 @@
  */
 import type { Queryable, Tx } from '../db/index.js';
 import { EVENT_TYPES } from '../ingest/index.js';
+import { EXPERIMENT_REBUILD, EXPERIMENT_TABLES } from './views/experiments.rollup.repo.js';
 import { LEVEL_REBUILD, LEVEL_TABLES } from './views/levels.rollup.repo.js';
 import { MONEY_REBUILD, MONEY_TABLES } from './views/money.rollup.repo.js';
 
@@ -189,7 +190,7 @@ const REBUILD = [
  * Every statement of a day's rebuild, in order: the core rollups above, then those a view keeps
  * for itself (in its folder, `views/*.rollup.repo.ts`: same parameters $1..$9 as REBUILD).
  */
-const REBUILD_ALL = [...REBUILD, ...LEVEL_REBUILD, ...MONEY_REBUILD];
+const REBUILD_ALL = [...REBUILD, ...LEVEL_REBUILD, ...MONEY_REBUILD, ...EXPERIMENT_REBUILD];
 
 /** Rebuilds every rollup of `key`'s day from the raw events (in `tx`). */
 export async function rebuildDay(tx: Tx, key: TouchedDay): Promise<void> {
@@ -234,6 +235,7 @@ const ANALYZED = [
   'sdk_day_stats',
   ...LEVEL_TABLES,
   ...MONEY_TABLES,
+  ...EXPERIMENT_TABLES,
   'events',
 ];
 
