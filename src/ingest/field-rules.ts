@@ -80,6 +80,15 @@ function stringCheck(node: SchemaNode, path: string): (value: unknown) => Fault 
     const bad = describe(path, 'invalid_country', 'must be an ISO 3166-1 alpha-2 country code');
     return (v) => (typeof v !== 'string' ? wrong : canonicalCountry(v) === null ? bad : null);
   }
+  const pattern = typeof node.pattern === 'string' ? new RegExp(node.pattern) : null;
+  if (pattern !== null) {
+    // After the length rules, so a too long key still says too_long.
+    const unlike = describe(path, 'invalid_format', `must match ${node.pattern}`);
+    return (v) => {
+      if (typeof v !== 'string') return wrong;
+      return lengthFault(v, min, max, short, long) ?? (pattern.test(v) ? null : unlike);
+    };
+  }
   return (v) => {
     if (typeof v !== 'string') return wrong;
     return lengthFault(v, min, max, short, long) ?? (storableText(v) ? null : nul);

@@ -32,7 +32,7 @@ export {
   type RetentionDeps,
   type RetentionRun,
 } from './retention.js';
-export { PLATFORMS } from './schemas.js';
+export { ANSWER_KEY_PATTERN, PLATFORMS } from './schemas.js';
 export { quotaResetDate } from './settle.js';
 export { EVENT_TYPES, type EventType } from './types.js';
 export { IngestWriter, type WriterDeps } from './writer.js';

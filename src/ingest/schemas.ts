@@ -2,7 +2,7 @@
  * The ingest event schemas of interface.md §6 in TypeBox: one source of truth for the OpenAPI
  * document and for validate.ts, which compiles these objects into per-type checkers once at module
  * load (field-rules.ts). Only keywords that compiler understands appear here: type, minLength,
- * maxLength, minimum, maximum, enum (as a union of literals), format, default.
+ * maxLength, pattern, minimum, maximum, enum (as a union of literals), format, default.
  *
  * Choices §6 leaves open (also in validate.ts's header):
  * - lengths count Unicode code points, as JSON Schema and Postgres varchar(n) do;
@@ -12,6 +12,8 @@
  * - session_end.duration_s must be >= 0 (a negative duration would corrupt playtime aggregates);
  * - integers must be safe integers (|n| <= 2^53 - 1), numbers finite;
  * - cohort is a string of at most 16 as stated, not an enum ("exposed"/"control" is its usage);
+ * - brand_survey_response.answer must match ANSWER_KEY_PATTERN (a fixed-choice key: no spaces or
+ *   sentence punctuation), since §6 says it is never free text;
  * - country is an assigned ISO 3166-1 alpha-2 code, accepted in either case, stored upper-case.
  */
 import { type Static, Type } from 'typebox';
@@ -34,6 +36,8 @@ const str = (minLength: number, maxLength?: number) =>
 const opt = Type.Optional;
 const country = opt(Type.String({ maxLength: 8, format: COUNTRY_FORMAT }));
 const safeInt = { minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
+/** brand_survey_response.answer is a fixed-choice key, never free text (§6): what a key can be. */
+export const ANSWER_KEY_PATTERN = '^[A-Za-z0-9](?:[A-Za-z0-9_.:-]*[A-Za-z0-9])?$';
 
 /** The envelope (§6 table). `payload` defaults to {} so all-optional payloads may be omitted. */
 export const EnvelopeSchema = Type.Object({
@@ -115,7 +119,15 @@ export const PAYLOAD_SCHEMAS = {
   brand_survey_shown: Type.Object({ survey_id: str(1, 64), cohort: opt(str(0, 16)), country }),
   brand_survey_response: Type.Object({
     survey_id: str(1, 64),
-    answer: str(1, 64),
+    answer: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: ANSWER_KEY_PATTERN,
+      description:
+        'The fixed-choice key of the answer, never free text: letters, digits, _ . : and -, starting and ending ' +
+        'with a letter or digit' +
+        ` (${ANSWER_KEY_PATTERN}); a space or other punctuation is refused (invalid_format).`,
+    }),
     favorable: opt(Type.Boolean()),
     cohort: opt(str(0, 16)),
     country,

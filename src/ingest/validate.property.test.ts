@@ -47,6 +47,12 @@ function fieldMutations(f: FieldSpec): Mutation[] {
     if ((f.min ?? 0) > 0) out.push(m('', 'too_short'));
     if (f.max !== undefined)
       out.push(m('a'.repeat(f.max + 1), 'too_long'), m('😀'.repeat(f.max + 1), 'too_long'));
+    if (f.fixedChoice)
+      out.push(
+        m('I love it!', 'invalid_format'),
+        m('_yes', 'invalid_format'),
+        m('ja nein', 'invalid_format'),
+      );
   }
   if (f.kind === 'number' || f.kind === 'integer') {
     out.push(m('12', 'wrong_type'), m(true, 'wrong_type'));

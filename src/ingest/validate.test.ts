@@ -233,6 +233,33 @@ describe('validateEvent: rejected events', () => {
     );
   });
 
+  it('refuses a survey answer that is free text rather than a fixed-choice key', () => {
+    const answer = (a: unknown) => ev('brand_survey_response', { survey_id: 's1', answer: a });
+    for (const key of ['yes', 'very_likely', '5', 'q1.a:2-b', 'a__b', 'A'.repeat(64)]) accepted(answer(key));
+    for (const text of [
+      'I love this brand',
+      'yes!',
+      'no.',
+      '_hidden',
+      '-1',
+      'ja nein',
+      'très',
+      'a,b',
+      'ok-',
+    ]) {
+      expect(rejected(answer(text))).toEqual({
+        index: 0,
+        event_id: 'evt-0000001',
+        field: 'payload.answer',
+        code: 'invalid_format',
+        message: 'payload.answer must match ^[A-Za-z0-9](?:[A-Za-z0-9_.:-]*[A-Za-z0-9])?$',
+      });
+    }
+    // Length rules come first: a 65-character key is too long, an empty one too short.
+    expect(rejected(answer('a'.repeat(65))).code).toBe('too_long');
+    expect(rejected(answer('')).code).toBe('too_short');
+  });
+
   it('refuses a non-string, non-UTC or impossible ts', () => {
     for (const ts of [
       '2024-02-30T00:00:00Z',

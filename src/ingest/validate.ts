@@ -9,7 +9,8 @@
  *      32 (too_deep), more than 10,000 keys and elements (too_large), NUL characters
  *      (invalid_characters) — in the payload's key order
  *   4. the type's payload fields in §6 order (required, wrong_type, too_short, too_long,
- *      out_of_range, not_integer, not_allowed_value, invalid_country)
+ *      out_of_range, not_integer, not_allowed_value, invalid_country, invalid_format: a
+ *      brand_survey_response answer that is not a fixed-choice key)
  *   5. custom: name must not be a standard type's name, case-insensitively (reserved_name)
  *
  * Choices §6 leaves open: player_id is required (1..128); null counts as absent for every optional

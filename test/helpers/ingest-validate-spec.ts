@@ -14,6 +14,8 @@ export interface FieldSpec {
   max?: number;
   values?: readonly string[];
   default?: unknown;
+  /** A string field that must be a fixed-choice key (§6: "never free text"). */
+  fixedChoice?: boolean;
 }
 
 const s = (key: string, min = 0, max?: number, required = false): FieldSpec => ({
@@ -84,7 +86,7 @@ export const SPEC: Record<string, FieldSpec[]> = {
   brand_survey_shown: [s('survey_id', 1, 64, true), s('cohort', 0, 16), country],
   brand_survey_response: [
     s('survey_id', 1, 64, true),
-    s('answer', 1, 64, true),
+    { ...s('answer', 1, 64, true), fixedChoice: true },
     { key: 'favorable', kind: 'boolean' },
     s('cohort', 0, 16),
     country,
@@ -106,11 +108,24 @@ export const text = (min: number, max: number): fc.Arbitrary<string> =>
     fc.constant('😀'.repeat(max === Number.POSITIVE_INFINITY ? min + 3 : max)),
   );
 
+/** Fixed-choice keys as a survey would send them: letters, digits, _ . : -, starting and ending with
+ * a letter or digit. */
+const KEY_ENDS = 'abcXYZ019'.split('');
+const KEY_MIDDLE = 'aZ5_.:-'.split('');
+export const answerKey: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(...KEY_ENDS),
+    fc.array(fc.constantFrom(...KEY_MIDDLE), { maxLength: 62 }),
+    fc.option(fc.constantFrom(...KEY_ENDS), { nil: '' }),
+  )
+  .map(([head, middle, end]) => (end === '' ? head : head + middle.join('') + end));
+
 export function fieldValue(f: FieldSpec): fc.Arbitrary<unknown> {
   const lo = f.min ?? -1e9;
   const hi = f.max ?? 1e9;
   switch (f.kind) {
     case 'string': {
+      if (f.fixedChoice) return answerKey;
       const v = text(f.min ?? 0, f.max ?? Number.POSITIVE_INFINITY);
       // A custom event named after a standard type is the one mutation that must fail.
       return f.key === 'name' ? v.filter((x) => !TYPES.includes(x.trim().toLowerCase())) : v;
