@@ -5,9 +5,11 @@
  */
 import type { Queryable, Tx } from '../db/index.js';
 import { EVENT_TYPES } from '../ingest/index.js';
+import { BRAND_REBUILD, BRAND_TABLES } from './views/brand.rollup.repo.js';
 import { EXPERIMENT_REBUILD, EXPERIMENT_TABLES } from './views/experiments.rollup.repo.js';
 import { LEVEL_REBUILD, LEVEL_TABLES } from './views/levels.rollup.repo.js';
 import { MONEY_REBUILD, MONEY_TABLES } from './views/money.rollup.repo.js';
+import { QUALITY_REBUILD, QUALITY_TABLES } from './views/quality.rollup.repo.js';
 
 /** A (team, platform, game, UTC day) whose rollups are out of date. */
 export interface TouchedDay {
@@ -190,7 +192,14 @@ const REBUILD = [
  * Every statement of a day's rebuild, in order: the core rollups above, then those a view keeps
  * for itself (in its folder, `views/*.rollup.repo.ts`: same parameters $1..$9 as REBUILD).
  */
-const REBUILD_ALL = [...REBUILD, ...LEVEL_REBUILD, ...MONEY_REBUILD, ...EXPERIMENT_REBUILD];
+const REBUILD_ALL = [
+  ...REBUILD,
+  ...LEVEL_REBUILD,
+  ...MONEY_REBUILD,
+  ...BRAND_REBUILD,
+  ...EXPERIMENT_REBUILD,
+  ...QUALITY_REBUILD,
+];
 
 /** Rebuilds every rollup of `key`'s day from the raw events (in `tx`). */
 export async function rebuildDay(tx: Tx, key: TouchedDay): Promise<void> {
@@ -235,6 +244,8 @@ const ANALYZED = [
   'sdk_day_stats',
   ...LEVEL_TABLES,
   ...MONEY_TABLES,
+  ...BRAND_TABLES,
+  ...QUALITY_TABLES,
   ...EXPERIMENT_TABLES,
   'events',
 ];
