@@ -5,7 +5,6 @@
  */
 import type { Queryable, Tx } from '../db/index.js';
 import { EVENT_TYPES } from '../ingest/index.js';
-import { BRAND_REBUILD, BRAND_TABLES } from './views/brand.rollup.repo.js';
 import { EXPERIMENT_REBUILD, EXPERIMENT_TABLES } from './views/experiments.rollup.repo.js';
 import { LEVEL_REBUILD, LEVEL_TABLES } from './views/levels.rollup.repo.js';
 import { MONEY_REBUILD, MONEY_TABLES } from './views/money.rollup.repo.js';
@@ -196,7 +195,6 @@ const REBUILD_ALL = [
   ...REBUILD,
   ...LEVEL_REBUILD,
   ...MONEY_REBUILD,
-  ...BRAND_REBUILD,
   ...EXPERIMENT_REBUILD,
   ...QUALITY_REBUILD,
 ];
@@ -244,7 +242,6 @@ const ANALYZED = [
   'sdk_day_stats',
   ...LEVEL_TABLES,
   ...MONEY_TABLES,
-  ...BRAND_TABLES,
   ...QUALITY_TABLES,
   ...EXPERIMENT_TABLES,
   'events',
