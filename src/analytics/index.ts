@@ -12,11 +12,15 @@ import type { Entitlements } from '../plans.js';
 import { registerAnalyticsRoutes } from './analytics.routes.js';
 import { SdkGames } from './analytics.schemas.js';
 import { AnalyticsService } from './analytics.service.js';
+import { registerExperimentRoutes } from './experiments.routes.js';
+import { ExperimentsService } from './experiments.service.js';
 import { registerExportRoute } from './export.routes.js';
 import { ExportService } from './export.service.js';
 import { PACE } from './rollups.js';
 import { registerSegmentRoutes } from './segments.routes.js';
 import { SegmentsService } from './segments.service.js';
+import { registerSurveyRoutes } from './surveys.routes.js';
+import { SurveysService } from './surveys.service.js';
 import { VIEWS } from './views/index.js';
 
 export { AnalyticsService, type Reader, type SegmentResolver } from './analytics.service.js';
@@ -28,6 +32,10 @@ export interface Analytics {
   /** GET /api/sdk/export and `svc events export`. */
   exporter: ExportService;
   segments: SegmentsService;
+  /** /api/sdk/surveys/{survey_id}: brand-lift survey definitions. */
+  surveys: SurveysService;
+  /** /api/sdk/experiments: definitions, assignment, results (`results(reader, id)`). */
+  experiments: ExperimentsService;
 }
 
 export function createAnalytics(deps: { db: Db; clock: Clock; entitlements: Entitlements }): Analytics {
@@ -37,6 +45,8 @@ export function createAnalytics(deps: { db: Db; clock: Clock; entitlements: Enti
     service: new AnalyticsService({ ...deps, segments }),
     segments,
     exporter: new ExportService(deps),
+    surveys: new SurveysService(deps),
+    experiments: new ExperimentsService(deps),
   };
 }
 
@@ -46,6 +56,8 @@ export function registerAnalytics(app: FastifyInstance, analytics: Analytics): v
   registerAnalyticsRoutes(app, analytics.service, VIEWS);
   registerExportRoute(app, analytics.exporter);
   registerSegmentRoutes(app, analytics.segments);
+  registerSurveyRoutes(app, analytics.surveys);
+  registerExperimentRoutes(app, analytics.experiments);
 }
 
 /** Rebuilds the rollups of the days new events arrived for (every 10 s; a run takes what is due,

@@ -16,7 +16,7 @@ import { ACCESS_COOKIE } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 import { ErrorRef } from './schemas.js';
 
-export type AuthMode = 'public' | 'optional' | 'read' | 'user';
+export type AuthMode = 'public' | 'optional' | 'read' | 'user' | 'sdk';
 
 export interface AccessRule {
   /**
@@ -24,6 +24,8 @@ export interface AccessRule {
    * "auth" bucket, apart from anonymous reads.
    * optional: anonymous callers, users and `read` API keys. read: users and `read` keys.
    * user: a signed-in user (cookie or bearer) only; API keys get 403 api_key_read_only.
+   * sdk: a signed-in user, or an API key with scope sdk:ingest (game servers reading what the SDK
+   * needs, e.g. experiment assignments); other keys get 403 insufficient_scope.
    */
   auth: AuthMode;
   /** Lowest plan allowed (403 plan_upgrade_required below it), and the feature's name for the message. */
@@ -82,7 +84,11 @@ function authorize(request: FastifyRequest, principal: Principal, rule: AccessRu
     if (rule.plan || rule.admin) throw errors.notAuthenticated();
     return;
   }
-  if (principal.kind === 'api_key') {
+  if (principal.kind === 'api_key' && rule.auth === 'sdk') {
+    if (!principal.scopes.includes('sdk:ingest')) {
+      throw errors.insufficientScope('This endpoint takes a session or an API key with scope "sdk:ingest".');
+    }
+  } else if (principal.kind === 'api_key') {
     if (!principal.scopes.includes('read')) {
       throw errors.insufficientScope(
         'This API key has only ingest scopes; the read API needs a key with scope "read".',
@@ -149,7 +155,8 @@ async function rateLimit(
 function securityFor(rule: AccessRule): Record<string, string[]>[] | undefined {
   if (rule.auth === 'public') return undefined;
   const schemes: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }];
-  if (rule.auth === 'optional' || rule.auth === 'read') schemes.push({ apiKeyAuth: [] });
+  if (rule.auth === 'optional' || rule.auth === 'read' || rule.auth === 'sdk')
+    schemes.push({ apiKeyAuth: [] });
   if (rule.auth === 'optional') schemes.push({});
   return schemes;
 }
@@ -186,7 +193,10 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       rule.plan ? `Requires the ${rule.plan} plan or higher (403 plan_upgrade_required).` : '',
       rule.admin ? 'Administrators only (403 admin_required).' : '',
       rule.auth === 'user' ? 'API keys are refused (403 api_key_read_only).' : '',
-      rule.auth === 'optional' || rule.auth === 'read'
+      rule.auth === 'sdk'
+        ? 'Takes a session or an API key with scope sdk:ingest in X-API-Key (other keys: 403 insufficient_scope).'
+        : '',
+      rule.auth === 'optional' || rule.auth === 'read' || rule.auth === 'sdk'
         ? "After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup."
         : '',
       rule.auth !== 'public'
