@@ -1,0 +1,139 @@
+/**
+ * SQL of the brand view, over the per-player rollups of migration 0026 (views/brand.rollup.repo.ts):
+ * zone entries, exits by dwell, equips and shares per player and day. Distinct players of a range
+ * are counted over its rows (a player is their player_id across the platforms read), so every count
+ * is exact; the segment's players and the platform filter narrow them like any rollup (scopeSql).
+ */
+import type { Histogram } from './daily.js';
+import { num, scopeParams, scopeSql } from './scope.repo.js';
+import type { ViewContext } from './view.js';
+
+/** The most zones and items a response lists (most players first). */
+export const BRAND_LIST_LIMIT = 100;
+
+function params(ctx: ViewContext): unknown[] {
+  return [...scopeParams(ctx), ctx.range.from, ctx.range.to];
+}
+
+const IN_RANGE = `${scopeSql()} AND day BETWEEN $5 AND $6`;
+
+export interface ZoneRow {
+  zone_id: string;
+  reach: number;
+  entries: number;
+  exits: number;
+  /** The range's exits by dwell (tenths of a second), ascending. */
+  dwell: Histogram;
+}
+
+/** Per zone with an enter or an exit in the range: reach and entries (from enters), exits and their
+ * dwell histogram (from exits, with or without an enter); most players first, at most the limit. */
+export async function zoneStats(ctx: ViewContext): Promise<ZoneRow[]> {
+  const r = await ctx.db.query<{
+    zone_id: string;
+    reach: number;
+    entries: number;
+    exits: number;
+    values: number[] | null;
+    counts: number[] | null;
+  }>(
+    `WITH entered AS (
+       SELECT zone_id, count(DISTINCT player_id)::int AS reach, sum(entries)::int AS entries
+         FROM sdk_brand_zone_days WHERE ${IN_RANGE} GROUP BY zone_id
+     ), dwell AS (
+       SELECT zone_id, dwell_s, sum(exits)::int AS n
+         FROM sdk_brand_dwell_days WHERE ${IN_RANGE} GROUP BY zone_id, dwell_s
+     ), exited AS (
+       SELECT zone_id, sum(n)::int AS exits, array_agg(dwell_s ORDER BY dwell_s) AS values,
+              array_agg(n ORDER BY dwell_s) AS counts
+         FROM dwell GROUP BY zone_id
+     )
+     SELECT zone_id, COALESCE(e.reach, 0) AS reach, COALESCE(e.entries, 0) AS entries,
+            COALESCE(x.exits, 0) AS exits, x.values, x.counts
+       FROM entered e FULL JOIN exited x USING (zone_id)
+      ORDER BY 2 DESC, 4 DESC, zone_id LIMIT ${BRAND_LIST_LIMIT}`,
+    params(ctx),
+  );
+  return r.rows.map((row) => ({
+    zone_id: row.zone_id,
+    reach: num(row.reach),
+    entries: num(row.entries),
+    exits: num(row.exits),
+    dwell: { values: (row.values ?? []).map(Number), counts: (row.counts ?? []).map(Number) },
+  }));
+}
+
+export interface ItemRow {
+  item_id: string;
+  players: number;
+  equips: number;
+  /** Players who equipped it on 2 or more distinct UTC days of the range. */
+  repeat_players: number;
+}
+
+/** Per item equipped in the range; most players first, at most the limit. */
+export async function itemStats(ctx: ViewContext): Promise<ItemRow[]> {
+  const r = await ctx.db.query<ItemRow>(
+    `SELECT item_id, count(*)::int AS players, sum(equips)::int AS equips,
+            (count(*) FILTER (WHERE days >= 2))::int AS repeat_players
+       FROM (SELECT item_id, player_id, count(DISTINCT day) AS days, sum(equips) AS equips
+               FROM sdk_brand_equip_days WHERE ${IN_RANGE} GROUP BY item_id, player_id) AS p
+      GROUP BY item_id ORDER BY players DESC, item_id LIMIT ${BRAND_LIST_LIMIT}`,
+    params(ctx),
+  );
+  return r.rows.map((row) => ({
+    item_id: row.item_id,
+    players: num(row.players),
+    equips: num(row.equips),
+    repeat_players: num(row.repeat_players),
+  }));
+}
+
+export interface FunnelCounts {
+  reached: number;
+  equipped: number;
+  shared: number;
+  by_platform: { share_platform: string; players: number; shares: number }[];
+}
+
+/**
+ * The share funnel over the range: players who entered a zone; of them, those who equipped an item;
+ * of those, those who shared (any destination, and per destination with their shares there). The
+ * stages are sets of players over the range, not ordered in time (the rollups are per day).
+ */
+export async function shareFunnel(ctx: ViewContext): Promise<FunnelCounts> {
+  const r = await ctx.db.query<{
+    share_platform: string | null;
+    players: number;
+    shares: number;
+    reached: number;
+    equipped: number;
+  }>(
+    `WITH reached AS (
+       SELECT DISTINCT player_id FROM sdk_brand_zone_days WHERE ${IN_RANGE}
+     ), equipped AS (
+       SELECT DISTINCT player_id FROM sdk_brand_equip_days WHERE ${IN_RANGE}
+         AND player_id IN (SELECT player_id FROM reached)
+     ), shared AS (
+       SELECT player_id, share_platform, sum(shares)::int AS shares
+         FROM sdk_brand_share_days WHERE ${IN_RANGE} AND player_id IN (SELECT player_id FROM equipped)
+        GROUP BY player_id, share_platform
+     )
+     SELECT share_platform, count(DISTINCT player_id)::int AS players, COALESCE(sum(shares), 0)::int AS shares,
+            (SELECT count(*) FROM reached)::int AS reached, (SELECT count(*) FROM equipped)::int AS equipped
+       FROM shared GROUP BY GROUPING SETS ((share_platform), ())
+      ORDER BY share_platform IS NULL DESC, players DESC, share_platform`,
+    params(ctx),
+  );
+  const [total, ...platforms] = r.rows;
+  return {
+    reached: num(total?.reached),
+    equipped: num(total?.equipped),
+    shared: num(total?.players),
+    by_platform: platforms.map((p) => ({
+      share_platform: p.share_platform ?? '',
+      players: num(p.players),
+      shares: num(p.shares),
+    })),
+  };
+}
