@@ -18,9 +18,8 @@ describe.each(testEngines())('crash trace normalisation (%s)', (engine) => {
   const frames = async (s: string) =>
     (await t.db.query<{ f: string[] }>('SELECT sdk_crash_frames($1) AS f', [s])).rows[0]!.f;
   const hash = async (s: string) =>
-    (
-      await t.db.query<{ h: string }>("SELECT md5(array_to_string(sdk_crash_frames($1), E'\\n')) AS h", [s])
-    ).rows[0]!.h;
+    (await t.db.query<{ h: string }>("SELECT md5(array_to_string(sdk_crash_frames($1), E'\\n')) AS h", [s]))
+      .rows[0]!.h;
 
   it('replaces line and column numbers, addresses, hex ids and numbers in identifiers', async () => {
     expect(await line("Workspace.Map.Zone3.Door:12: attempt to index nil with 'Open'")).toBe(
@@ -30,13 +29,19 @@ describe.each(testEngines())('crash trace normalisation (%s)', (engine) => {
     expect(await line('object 3f2a9c1e-aaaa-bbbb-cccc-0123456789ab id 00ff00ff11 deadbeefcafe')).toBe(
       'object <hex> id <hex> deadbeefcafe',
     );
-    expect(await line('Remote request timed out after 29512 ms')).toBe('Remote request timed out after <n> ms');
+    expect(await line('Remote request timed out after 29512 ms')).toBe(
+      'Remote request timed out after <n> ms',
+    );
   });
 
   it('cuts file paths down to the file name, Unix and Windows', async () => {
-    expect(await line('at Foo.bar (/home/ci/build/src/game/main.js:42:17)')).toBe('at Foo.bar (main.js:<n>:<n>)');
+    expect(await line('at Foo.bar (/home/ci/build/src/game/main.js:42:17)')).toBe(
+      'at Foo.bar (main.js:<n>:<n>)',
+    );
     expect(await line('at C:\\Users\\dev\\Game\\Player.cs:12')).toBe('at Player.cs:<n>');
-    expect(await line('Failed to load asset rbxassetid://123456')).toBe('Failed to load asset rbxassetid:<n>');
+    expect(await line('Failed to load asset rbxassetid://123456')).toBe(
+      'Failed to load asset rbxassetid:<n>',
+    );
   });
 
   it('keeps the first 5 non-blank lines, in order', async () => {
@@ -46,9 +51,12 @@ describe.each(testEngines())('crash trace normalisation (%s)', (engine) => {
   });
 
   it('gives two traces that differ only in line numbers and addresses one hash, and different frames another', async () => {
-    const a = "Script 'ServerScriptService.Combat', Line 120\n  at 0x1a2b3c4d applyDamage\nScript 'ReplicatedStorage.Net', Line 8";
-    const b = "Script 'ServerScriptService.Combat', Line 377\n\n  at 0xffee0011 applyDamage\r\nScript 'ReplicatedStorage.Net', Line 61";
-    const c = "Script 'ServerScriptService.Trade', Line 120\n  at 0x1a2b3c4d settleTrade\nScript 'ReplicatedStorage.Net', Line 8";
+    const a =
+      "Script 'ServerScriptService.Combat', Line 120\n  at 0x1a2b3c4d applyDamage\nScript 'ReplicatedStorage.Net', Line 8";
+    const b =
+      "Script 'ServerScriptService.Combat', Line 377\n\n  at 0xffee0011 applyDamage\r\nScript 'ReplicatedStorage.Net', Line 61";
+    const c =
+      "Script 'ServerScriptService.Trade', Line 120\n  at 0x1a2b3c4d settleTrade\nScript 'ReplicatedStorage.Net', Line 8";
     expect(await hash(a)).toBe(await hash(b));
     expect(await hash(a)).not.toBe(await hash(c));
     // md5 of the three normalised frames joined by newlines, as any md5 tool computes it.

@@ -96,7 +96,9 @@ export async function crashedPerPoint(
 
 /** Distinct sessions per series point (a session counts on each day it has events; per week once),
  * and over the whole range (`date` null). */
-export async function sessionsPerPoint(ctx: ViewContext): Promise<{ date: string | null; sessions: number }[]> {
+export async function sessionsPerPoint(
+  ctx: ViewContext,
+): Promise<{ date: string | null; sessions: number }[]> {
   const r = await ctx.db.query<{ date: string | null; sessions: number }>(
     `SELECT to_char(b, 'YYYY-MM-DD') AS date, count(DISTINCT ROW(platform, player_id, session_id))::int AS sessions
        FROM (SELECT ${bucketOf(ctx)} AS b, platform, player_id, session_id

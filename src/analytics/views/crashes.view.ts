@@ -31,21 +31,26 @@ const shareFields = {
       'Distinct sessions (platform, player, session_id) with events in the period; a session over midnight counts on both days, once per week.',
   }),
   crashed_sessions: Type.Integer({
-    description: 'Of those, the sessions with a crash in the period (crashes without a session_id are in none).',
+    description:
+      'Of those, the sessions with a crash in the period (crashes without a session_id are in none).',
   }),
   crash_free_sessions_pct: Pct(
     '100 × (1 − crashed_sessions / sessions), percent, 2 decimals; null without sessions.',
   ),
   players: Type.Integer({ description: 'Distinct players active in the period.' }),
   crashed_players: Type.Integer({ description: 'Of those, the players with a crash in the period.' }),
-  crash_free_players_pct: Pct('100 × (1 − crashed_players / players), percent, 2 decimals; null without players.'),
+  crash_free_players_pct: Pct(
+    '100 × (1 − crashed_players / players), percent, 2 decimals; null without players.',
+  ),
 };
 
 export const CrashesView = viewResponse(
   'SdkCrashes',
   {
     crashes: Type.Integer({ description: 'crash events in the range.' }),
-    groups_total: Type.Integer({ description: 'Distinct crash groups in the range (groups lists the first 50).' }),
+    groups_total: Type.Integer({
+      description: 'Distinct crash groups in the range (groups lists the first 50).',
+    }),
     ...shareFields,
     crash_free: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), ...shareFields }), {
       description:
@@ -54,7 +59,8 @@ export const CrashesView = viewResponse(
     groups: Type.Array(
       Type.Object({
         group_key: Type.String({
-          description: 'The client’s signature (key_source signature), or the md5 (hex) of the normalised frames joined by newlines.',
+          description:
+            'The client’s signature (key_source signature), or the md5 (hex) of the normalised frames joined by newlines.',
         }),
         key_source: Type.Union([Type.Literal('signature'), Type.Literal('frames')], {
           description:
@@ -63,14 +69,23 @@ export const CrashesView = viewResponse(
             'UUIDs and hex ids of 8+ digits → <hex>; file paths cut to the file name; runs of white space → one space).',
         }),
         crashes: Type.Integer({ description: 'crash events of the group in the range.' }),
-        players_affected: Type.Integer({ description: 'Distinct players with a crash of the group in the range.' }),
+        players_affected: Type.Integer({
+          description: 'Distinct players with a crash of the group in the range.',
+        }),
         first_seen: Instant('The group’s earliest crash in the range (event ts, UTC).'),
         last_seen: Instant('The group’s latest crash in the range (event ts, UTC).'),
-        builds: Type.Array(Type.String(), { description: 'The builds its crashes sent, sorted; those without one left out.' }),
-        oses: Type.Array(Type.String(), { description: 'The OSes its crashes sent, sorted; those without one left out.' }),
-        sample_trace: Type.String({ description: 'The stack_trace of its latest crash in the range, as sent.' }),
+        builds: Type.Array(Type.String(), {
+          description: 'The builds its crashes sent, sorted; those without one left out.',
+        }),
+        oses: Type.Array(Type.String(), {
+          description: 'The OSes its crashes sent, sorted; those without one left out.',
+        }),
+        sample_trace: Type.String({
+          description: 'The stack_trace of its latest crash in the range, as sent.',
+        }),
         frames: Type.Array(Type.String(), {
-          description: 'The normalised frames of sample_trace (at most 5): for a frames group, what was hashed.',
+          description:
+            'The normalised frames of sample_trace (at most 5): for a frames group, what was hashed.',
         }),
       }),
       { description: `The ${TOP_CRASH_GROUPS} groups with the most crashes (then most players, then key).` },
@@ -99,9 +114,10 @@ function shares(sessions: number, crashedSessions: number, players: number, cras
 function points(range: DayRange, granularity: 'day' | 'week'): (readonly [string, string, string])[] {
   const dates = [...new Set(eachDay(range.from, range.to).map((d) => bucketOf(d, granularity)))];
   return dates.map((date) => {
-    const start = date < range.from ? range.from : date;
-    const last = granularity === 'week' ? addDays(date, 6) : date;
-    return [date, start, last > range.to ? range.to : last] as const;
+    // ISO dates sort as strings: a point's span is its days inside the range.
+    const [, start] = [date, range.from].sort();
+    const [end] = [granularity === 'week' ? addDays(date, 6) : date, range.to].sort();
+    return [date, start!, end!] as const;
   });
 }
 

@@ -34,17 +34,23 @@ export const ErrorsView = viewResponse(
     groups: Type.Array(
       Type.Object({
         severity: Severity,
-        source: Type.Union([Type.String(), Type.Null()], { description: 'The payload’s source; null: not sent.' }),
+        source: Type.Union([Type.String(), Type.Null()], {
+          description: 'The payload’s source; null: not sent.',
+        }),
         message_prefix: Type.String({
           description:
             'The message normalised (digit runs → <n>; 0x addresses, UUIDs and hex ids of 8+ digits → <hex>; file ' +
             'paths cut to the file name; runs of white space, newlines included, → one space; trimmed), first 80 characters.',
         }),
         errors: Type.Integer({ description: 'Events of the group in the range.' }),
-        players_affected: Type.Integer({ description: 'Distinct players with an event of the group in the range.' }),
+        players_affected: Type.Integer({
+          description: 'Distinct players with an event of the group in the range.',
+        }),
         first_seen: Instant('The group’s earliest event in the range (ts, UTC).'),
         last_seen: Instant('The group’s latest event in the range (ts, UTC).'),
-        sample_message: Type.String({ description: 'The message of the group’s latest event in the range, as sent.' }),
+        sample_message: Type.String({
+          description: 'The message of the group’s latest event in the range, as sent.',
+        }),
         series: Type.Array(
           Type.Object({
             date: Type.String({ format: 'date', description: 'The day, or the Monday of the ISO week.' }),
@@ -71,7 +77,9 @@ export const errors: View<typeof ErrorsView> = {
       errorGroupPoints(ctx, TOP_ERROR_GROUPS),
       errorsBySeverity(ctx),
     ]);
-    const dates = [...new Set(eachDay(ctx.range.from, ctx.range.to).map((d) => bucketOf(d, ctx.granularity)))];
+    const dates = [
+      ...new Set(eachDay(ctx.range.from, ctx.range.to).map((d) => bucketOf(d, ctx.granularity))),
+    ];
     const counts = new Map(points.map((p) => [`${p.rank} ${p.date}`, p.count]));
     const bySeverity = new Map(severities.map((s) => [s.severity, s]));
     return {

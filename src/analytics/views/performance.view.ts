@@ -18,7 +18,8 @@ const Nullable = (description: string) => Type.Union([Type.Number(), Type.Null()
 const figureFields = {
   samples: Type.Integer({ description: 'performance events (samples) in the range.' }),
   sessions_sampled: Type.Integer({
-    description: 'Distinct sessions (platform, player, session_id) with at least one sample; samples without a session_id count in none.',
+    description:
+      'Distinct sessions (platform, player, session_id) with at least one sample; samples without a session_id count in none.',
   }),
   players_sampled: Type.Integer({ description: 'Distinct players with at least one sample.' }),
   fps_avg: Type.Object(
