@@ -7,6 +7,7 @@
  * a segment, and free-text answers refused at ingest. The expected intervals and p-values were
  * computed apart from the service (Python: statistics.NormalDist, math.erfc).
  */
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AnalyticsTeam,
@@ -175,8 +176,8 @@ describe.each(testEngines())('SDK analytics: brand-lift (%s)', (engine) => {
     id: string,
     method: 'PUT' | 'GET' | 'DELETE',
     headers: Record<string, string>,
-    body?: unknown,
-  ) =>
+    body?: Record<string, unknown>,
+  ): Promise<LightMyRequestResponse> =>
     t.app.inject({
       method,
       url: `/api/sdk/surveys/${id}?game_id=g1`,

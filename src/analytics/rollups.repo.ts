@@ -5,6 +5,7 @@
  */
 import type { Queryable, Tx } from '../db/index.js';
 import { EVENT_TYPES } from '../ingest/index.js';
+import { BRAND_REBUILD, BRAND_TABLES } from './views/brand.rollup.repo.js';
 import { EXPERIMENT_REBUILD, EXPERIMENT_TABLES } from './views/experiments.rollup.repo.js';
 import { LEVEL_REBUILD, LEVEL_TABLES } from './views/levels.rollup.repo.js';
 import { MONEY_REBUILD, MONEY_TABLES } from './views/money.rollup.repo.js';
@@ -195,6 +196,7 @@ const REBUILD_ALL = [
   ...REBUILD,
   ...LEVEL_REBUILD,
   ...MONEY_REBUILD,
+  ...BRAND_REBUILD,
   ...EXPERIMENT_REBUILD,
   ...QUALITY_REBUILD,
 ];
@@ -242,6 +244,7 @@ const ANALYZED = [
   'sdk_day_stats',
   ...LEVEL_TABLES,
   ...MONEY_TABLES,
+  ...BRAND_TABLES,
   ...QUALITY_TABLES,
   ...EXPERIMENT_TABLES,
   'events',

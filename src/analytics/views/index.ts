@@ -1,5 +1,7 @@
 /** Every analytics view, in the order the API documents them. */
 import { ads } from './ads.view.js';
+import { brand } from './brand.view.js';
+import { brandLift } from './brand-lift.view.js';
 import { crashes } from './crashes.view.js';
 import { engagement } from './engagement.view.js';
 import { errors } from './errors.view.js';
@@ -19,6 +21,8 @@ export const VIEWS: readonly View[] = [
   monetization,
   ads,
   geo,
+  brand,
+  brandLift,
   performance,
   crashes,
   errors,
