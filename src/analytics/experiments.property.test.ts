@@ -233,7 +233,7 @@ describe.each(testEngines())('experiment results equal a from-scratch computatio
           }
         },
       ),
-      { numRuns: 20 },
+      { numRuns: 15 },
     );
   });
 });
