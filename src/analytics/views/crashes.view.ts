@@ -52,10 +52,16 @@ export const CrashesView = viewResponse(
       description: 'Distinct crash groups in the range (groups lists the first 50).',
     }),
     ...shareFields,
-    crash_free: Type.Array(Type.Object({ date: Type.String({ format: 'date' }), ...shareFields }), {
-      description:
-        'One point per day (or ISO week, Monday’s date) of the range: its sessions and players, distinct within the point.',
-    }),
+    crash_free: Type.Array(
+      Type.Object({
+        date: Type.String({ format: 'date', description: 'The day, or the Monday of the ISO week.' }),
+        ...shareFields,
+      }),
+      {
+        description:
+          'One point per day (or ISO week, Monday’s date) of the range: its sessions and players, distinct within the point.',
+      },
+    ),
     groups: Type.Array(
       Type.Object({
         group_key: Type.String({
