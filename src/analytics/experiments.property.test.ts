@@ -18,7 +18,7 @@ const DAYS = ['2026-11-01', '2026-11-02', '2026-11-08', '2026-11-09', '2026-11-1
 const PLAYERS = ['pa', 'pb', 'pc', 'pd', 'pe'];
 const VARIANTS = ['control', 'grid'];
 
-interface Ev {
+type Ev = {
   event_id: string;
   ts: string;
   platform: string;
@@ -26,7 +26,7 @@ interface Ev {
   player_id: string;
   type: string;
   payload: Record<string, unknown>;
-}
+};
 
 const time = fc
   .tuple(
@@ -135,8 +135,8 @@ function expected(events: readonly Ev[]) {
       [7, v.d7],
     ] as const) {
       if (addDay(day, n) < TODAY) {
-        slot[0] += 1;
-        if (activeOn(player, addDay(day, n))) slot[1] += 1;
+        slot[0] = slot[0]! + 1;
+        if (activeOn(player, addDay(day, n))) slot[1] = slot[1]! + 1;
       }
     }
     const bought = events.filter(

@@ -137,23 +137,28 @@ export const AssignmentQuery = Type.Object({
 });
 
 const experimentFields = {
-  id: Type.Integer(),
-  game_id: Type.String(),
-  key: Type.String(),
+  id: Type.Integer({ description: 'The experiment id (results: GET /api/sdk/experiments/{id}/results).' }),
+  game_id: Type.String({ description: 'The platform-native game id (every platform of it).' }),
+  key: Type.String({ description: 'The key exposure events name in `experiment` and assignment hashes.' }),
   variants: Type.Array(
     Type.Object(
-      { key: Type.String(), weight: Type.Integer({ description: 'Relative weight.' }) },
+      {
+        key: Type.String({ description: 'The variant name exposure events carry in `variant`.' }),
+        weight: Type.Integer({ description: 'Relative weight.' }),
+      },
       { additionalProperties: false },
     ),
     { description: 'The first is the control.' },
   ),
   primary_metric: MetricDef,
-  secondary_metrics: Type.Array(MetricDef),
+  secondary_metrics: Type.Array(MetricDef, {
+    description: 'Reported like the primary; the verdict is on the primary only.',
+  }),
   minimum_detectable_effect: NumOrNull('Absolute, in the primary metric’s unit; null: none set.'),
   baseline: NumOrNull('As given at creation; null: the control’s observed figure is used.'),
   start_day: Day('Exposures from this UTC day on are analysed.'),
-  status: OneOf(['running', 'stopped'] as const),
-  created_at: Type.String({ format: 'date-time' }),
+  status: OneOf(['running', 'stopped'] as const, { description: 'running until PATCH stops it.' }),
+  created_at: Type.String({ format: 'date-time', description: 'When it was created (UTC).' }),
   stopped_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description:
       'When it was stopped: exposures from then on are not analysed, assignment answers the control.',
@@ -176,13 +181,13 @@ export type SdkExperimentsT = Static<typeof SdkExperiments>;
 export const SdkAssignment = Type.Object(
   {
     experiment: Type.String({ description: 'The experiment key.' }),
-    experiment_id: Type.Integer(),
-    game_id: Type.String(),
-    player_id: Type.String(),
+    experiment_id: Type.Integer({ description: 'The experiment id.' }),
+    game_id: Type.String({ description: 'As asked.' }),
+    player_id: Type.String({ description: 'As asked.' }),
     variant: Type.String({
       description: `The variant to show. Method: ${ASSIGNMENT_METHOD}. Once the experiment is stopped: the control.`,
     }),
-    status: OneOf(['running', 'stopped'] as const),
+    status: OneOf(['running', 'stopped'] as const, { description: 'stopped: variant is the control.' }),
   },
   { $id: 'SdkAssignment', title: 'SdkAssignment', additionalProperties: false },
 );
@@ -190,7 +195,7 @@ export type SdkAssignmentT = Static<typeof SdkAssignment>;
 
 const variantFigure = Type.Object(
   {
-    variant: Type.String(),
+    variant: Type.String({ description: 'The variant key.' }),
     players: Type.Integer({
       description:
         'Players observed for this metric: exposed players analysed (for d1/d7 retention, those whose day 1 (7) has ended).',
@@ -224,11 +229,13 @@ const variantFigure = Type.Object(
 
 const metricResult = Type.Object(
   {
-    metric: OneOf(METRICS),
+    metric: OneOf(METRICS, { description: 'The metric (see definition).' }),
     event_name: Type.Union([Type.String(), Type.Null()], {
       description: 'The custom event of a custom metric.',
     }),
-    primary: Type.Boolean(),
+    primary: Type.Boolean({
+      description: 'true for the primary metric, which the verdict and sample size use.',
+    }),
     unit: OneOf(['share_of_players', 'usd_per_player'] as const, {
       description: 'share_of_players: a fraction 0 to 1; usd_per_player: US dollars per exposed player.',
     }),
@@ -263,15 +270,15 @@ export const SdkExperimentResults = Type.Object(
           description:
             'Players left out because their exposures named a variant the experiment does not have.',
         }),
-        definition: Type.String(),
+        definition: Type.String({ description: 'Who counts as exposed, and who is left out.' }),
       },
       { additionalProperties: false },
     ),
     variants: Type.Array(
       Type.Object(
         {
-          variant: Type.String(),
-          weight: Type.Integer(),
+          variant: Type.String({ description: 'The variant key, in the experiment’s order.' }),
+          weight: Type.Integer({ description: 'Its relative weight.' }),
           expected_share: Num('weight / sum of weights.'),
           players_exposed: Type.Integer({ description: 'Players analysed whose (only) variant this is.' }),
           share: NumOrNull('players_exposed / all players analysed; null without any.'),
@@ -290,7 +297,7 @@ export const SdkExperimentResults = Type.Object(
         df: Type.Integer({ description: 'Degrees of freedom (variants − 1).' }),
         p_value: Num('Upper-tail p of the chi-square statistic.'),
         flagged: Type.Boolean({ description: 'p < 0.001: the split does not match the weights.' }),
-        method: Type.String(),
+        method: Type.String({ description: 'The test, stated.' }),
       },
       { additionalProperties: false },
     ),
@@ -299,7 +306,9 @@ export const SdkExperimentResults = Type.Object(
       {
         minimum_detectable_effect: NumOrNull('As set at creation (primary metric’s unit).'),
         baseline: NumOrNull('The rate or revenue standard deviation the size is computed from.'),
-        baseline_source: Type.Union([OneOf(['given', 'control_observed'] as const), Type.Null()]),
+        baseline_source: Type.Union([OneOf(['given', 'control_observed'] as const), Type.Null()], {
+          description: 'given at creation, or the control’s observed figure; null: none.',
+        }),
         alpha: Num('Per-comparison significance level: 0.05 / (variants − 1) (Bonferroni).'),
         power: Num('0.8.'),
         required_per_variant: IntOrNull('Planned players per variant; null without an effect or a baseline.'),
@@ -307,22 +316,30 @@ export const SdkExperimentResults = Type.Object(
           description: 'Players observed for the primary metric in the smallest variant.',
         }),
         progress: NumOrNull('smallest_variant / required_per_variant, at most 1.'),
-        reached: Type.Boolean(),
-        method: Type.String(),
+        reached: Type.Boolean({
+          description: 'Every variant has the planned players: a verdict may name a winner.',
+        }),
+        method: Type.String({ description: 'The sample-size formula, stated.' }),
       },
       { additionalProperties: false },
     ),
     verdict: Type.Object(
       {
-        status: OneOf([
-          'no_data',
-          'sample_ratio_mismatch',
-          'no_plan',
-          'collecting',
-          'treatment_better',
-          'control_better',
-          'no_difference',
-        ] as const),
+        status: OneOf(
+          [
+            'no_data',
+            'sample_ratio_mismatch',
+            'no_plan',
+            'collecting',
+            'treatment_better',
+            'control_better',
+            'no_difference',
+          ] as const,
+          {
+            description:
+              'no_data: nobody exposed; sample_ratio_mismatch: split broken; no_plan: no minimum detectable effect or baseline; collecting: planned size not reached; treatment_better, control_better, no_difference: the primary metric at the planned size.',
+          },
+        ),
         text: Type.String({
           description:
             'Plain language. A winner is named only once the planned sample size is reached, with no sample ratio ' +
