@@ -50,8 +50,8 @@ export type PutSurveyBodyT = Static<typeof PutSurveyBody>;
 
 export const SdkSurvey = Type.Object(
   {
-    game_id: Type.String(),
-    survey_id: Type.String(),
+    game_id: Type.String({ description: 'The game the definition holds for (every platform).' }),
+    survey_id: Type.String({ description: 'The survey_id its events carry.' }),
     favorable_answers: Type.Array(Type.String(), { description: 'Sorted, each once.' }),
     updated_at: Type.String({ format: 'date-time', description: 'When the definition was last set.' }),
   },

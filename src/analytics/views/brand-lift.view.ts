@@ -56,7 +56,7 @@ const CohortFigures = Type.Object({
 });
 
 const SurveyFigures = Type.Object({
-  survey_id: Type.String(),
+  survey_id: Type.String({ description: 'The survey, as brand_survey_shown/response send it.' }),
   cohorts: Type.Object(
     { exposed: CohortFigures, control: CohortFigures, unassigned: CohortFigures },
     {

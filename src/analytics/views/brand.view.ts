@@ -27,7 +27,7 @@ export const BrandView = viewResponse(
   {
     zones: Type.Array(
       Type.Object({
-        zone_id: Type.String(),
+        zone_id: Type.String({ description: 'The brand zone, as brand_zone_enter/exit send it.' }),
         reach: Type.Integer({
           minimum: 0,
           description:
@@ -60,7 +60,7 @@ export const BrandView = viewResponse(
     }),
     items: Type.Array(
       Type.Object({
-        item_id: Type.String(),
+        item_id: Type.String({ description: 'The item, as equip sends it.' }),
         players: Type.Integer({
           minimum: 0,
           description: 'Distinct players who equipped the item in the range.',
