@@ -95,15 +95,22 @@ export async function crashedPerPoint(
 }
 
 /** Distinct sessions per series point (a session counts on each day it has events; per week once),
- * and over the whole range (`date` null). */
+ * and over the whole range (`date` null). A day's rows are one per session already; a week and the
+ * range are DISTINCT then counted (hashed; count(DISTINCT ROW(…)) sorted every row). */
 export async function sessionsPerPoint(
   ctx: ViewContext,
 ): Promise<{ date: string | null; sessions: number }[]> {
+  const rows = `FROM sdk_session_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6`;
+  const points =
+    ctx.granularity === 'week'
+      ? `SELECT to_char(b, 'YYYY-MM-DD') AS date, count(*)::int AS sessions
+           FROM (SELECT DISTINCT date_trunc('week', day)::date AS b, platform, player_id, session_id ${rows}) AS d
+          GROUP BY b`
+      : `SELECT to_char(day, 'YYYY-MM-DD') AS date, count(*)::int AS sessions ${rows} GROUP BY day`;
   const r = await ctx.db.query<{ date: string | null; sessions: number }>(
-    `SELECT to_char(b, 'YYYY-MM-DD') AS date, count(DISTINCT ROW(platform, player_id, session_id))::int AS sessions
-       FROM (SELECT ${bucketOf(ctx)} AS b, platform, player_id, session_id
-               FROM sdk_session_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6) AS s
-      GROUP BY ROLLUP (b)`,
+    `${points}
+     UNION ALL
+     SELECT NULL, count(*)::int FROM (SELECT DISTINCT platform, player_id, session_id ${rows}) AS d`,
     params(ctx),
   );
   return r.rows.map((row) => ({ date: row.date, sessions: num(row.sessions) }));

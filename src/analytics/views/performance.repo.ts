@@ -34,22 +34,37 @@ function params(ctx: ViewContext): unknown[] {
   return [...scopeParams(ctx), ctx.range.from, ctx.range.to];
 }
 
-/** The range's figures: every sample, each of the TOP_DEVICES devices with the most samples (ties
- * by name), and the other devices together. Sessions are distinct (platform, player, session_id),
- * samples without a session_id in none. */
+/** The groups' rows (s: the range's rows; g: with `dev`, the device when among the TOP_DEVICES
+ * with the most samples (ties by name), else NULL) as CTEs over $1..$6. */
+const GROUPS = `s AS (
+    SELECT platform, player_id, session_id, device, samples, fps, frame_time_ms, memory_mb ${RANGE}
+  ), top AS (
+    SELECT device FROM s GROUP BY device ORDER BY sum(samples) DESC, device COLLATE "C" LIMIT ${TOP_DEVICES}
+  ), g AS (
+    SELECT s.*, t.device IS NOT NULL AS is_top, CASE WHEN t.device IS NOT NULL THEN s.device END AS dev
+      FROM s LEFT JOIN top AS t USING (device)
+  )`;
+
+/** The range's figures: every sample, each of the TOP_DEVICES devices, and the other devices
+ * together. Sessions are distinct (platform, player, session_id), samples without a session_id in
+ * none. */
 export async function perfFigures(ctx: ViewContext): Promise<PerfRow[]> {
+  const [figures, counts] = [await percentiles(ctx), await distinctCounts(ctx)];
+  const keyOf = (overall: boolean, device: string | null) => `${overall} ${device}`;
+  const found = new Map(counts.map((c) => [keyOf(c.overall, c.device), c]));
+  return figures.map((f) => {
+    const c = found.get(keyOf(f.overall, f.device));
+    return { ...f, sessions: c?.sessions ?? 0, players: c?.players ?? 0, devices: c?.devices ?? 0 };
+  });
+}
+
+type Percentiles = Omit<PerfRow, 'sessions' | 'players' | 'devices'>;
+
+/** Samples and percentiles per group (GROUPING SETS: each group, and every sample). */
+async function percentiles(ctx: ViewContext): Promise<Percentiles[]> {
   const r = await ctx.db.query<Record<string, unknown>>(
-    `WITH s AS (
-       SELECT platform, player_id, session_id, device, samples, fps, frame_time_ms, memory_mb ${RANGE}
-     ), top AS (
-       SELECT device FROM s GROUP BY device ORDER BY sum(samples) DESC, device COLLATE "C" LIMIT ${TOP_DEVICES}
-     ), g AS (
-       SELECT s.*, t.device IS NOT NULL AS is_top, CASE WHEN t.device IS NOT NULL THEN s.device END AS dev
-         FROM s LEFT JOIN top AS t USING (device)
-     )
+    `WITH ${GROUPS}
      SELECT grouping(is_top, dev) <> 0 AS overall, dev AS device, count(u.f)::int AS samples,
-            (count(DISTINCT ROW(platform, player_id, session_id)) FILTER (WHERE session_id <> ''))::int AS sessions,
-            count(DISTINCT player_id)::int AS players, count(DISTINCT device)::int AS devices,
             percentile_cont(ARRAY[0.05, 0.5, 0.95]::float8[]) WITHIN GROUP (ORDER BY u.f) AS fps,
             percentile_cont(0.95) WITHIN GROUP (ORDER BY u.ft) AS frame_time_p95,
             percentile_cont(0.5) WITHIN GROUP (ORDER BY u.m) AS memory_p50
@@ -63,14 +78,54 @@ export async function perfFigures(ctx: ViewContext): Promise<PerfRow[]> {
       overall: row.overall === true,
       device: (row.device as string | null) ?? null,
       samples: num(row.samples),
-      sessions: num(row.sessions),
-      players: num(row.players),
-      devices: num(row.devices),
       fps: fps === null ? null : [num(fps[0]), num(fps[1]), num(fps[2])],
       frame_time_p95: numOrNull(row.frame_time_p95),
       memory_p50: numOrNull(row.memory_p50),
     };
   });
+}
+
+/** Distinct sessions, players and devices per group and overall: DISTINCT then count (hashed),
+ * where count(DISTINCT ROW(…)) sorted every row of every grouping set. */
+async function distinctCounts(
+  ctx: ViewContext,
+): Promise<
+  { overall: boolean; device: string | null; sessions: number; players: number; devices: number }[]
+> {
+  const r = await ctx.db.query<{ overall: boolean; device: string | null; kind: string; n: number }>(
+    `WITH ${GROUPS}
+     SELECT false AS overall, dev AS device, 'sessions' AS kind, count(*)::int AS n
+       FROM (SELECT DISTINCT dev, platform, player_id, session_id FROM g WHERE session_id <> '') AS d GROUP BY dev
+     UNION ALL
+     SELECT true, NULL, 'sessions', count(*)::int
+       FROM (SELECT DISTINCT platform, player_id, session_id FROM g WHERE session_id <> '') AS d
+     UNION ALL
+     SELECT false, dev, 'players', count(*)::int FROM (SELECT DISTINCT dev, player_id FROM g) AS d GROUP BY dev
+     UNION ALL
+     SELECT true, NULL, 'players', count(*)::int FROM (SELECT DISTINCT player_id FROM g) AS d
+     UNION ALL
+     SELECT false, dev, 'devices', count(*)::int FROM (SELECT DISTINCT dev, device FROM g) AS d GROUP BY dev
+     UNION ALL
+     SELECT true, NULL, 'devices', count(*)::int FROM (SELECT DISTINCT device FROM g) AS d`,
+    params(ctx),
+  );
+  const out = new Map<
+    string,
+    { overall: boolean; device: string | null; sessions: number; players: number; devices: number }
+  >();
+  for (const row of r.rows) {
+    const key = `${row.overall} ${row.device}`;
+    const c = out.get(key) ?? {
+      overall: row.overall,
+      device: row.device,
+      sessions: 0,
+      players: 0,
+      devices: 0,
+    };
+    c[row.kind as 'sessions' | 'players' | 'devices'] = num(row.n);
+    out.set(key, c);
+  }
+  return [...out.values()];
 }
 
 /** Samples per 10-fps bucket of fps_avg (as rounded to 0.1): bucket i is [10 i, 10 i + 10), 6 is 60+.
