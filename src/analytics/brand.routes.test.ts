@@ -16,6 +16,7 @@ import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
 import type { SegmentResolver } from './analytics.service.js';
+import { PROXY_METHOD } from './views/brand.view.js';
 
 const make = eventFactory('brand');
 const ev = (
@@ -109,6 +110,7 @@ const platform2 = {
       { share_platform: 'discord', players: 1, shares: 2, conversion: 0.3333 },
     ],
   },
+  proxies: null,
 };
 
 describe.each(testEngines())('SDK analytics: brand (%s)', (engine) => {
@@ -168,6 +170,7 @@ describe.each(testEngines())('SDK analytics: brand (%s)', (engine) => {
         overall_conversion: 0.5,
         by_share_platform: platform2.share_funnel.by_share_platform,
       },
+      proxies: null,
     });
     const other = (
       await getView(t, team.headers, 'g1', 'brand', { ...range, platform: 'platform_3' })
@@ -213,6 +216,7 @@ describe.each(testEngines())('SDK analytics: brand (%s)', (engine) => {
           { share_platform: 'tiktok', players: 1, shares: 1, conversion: 0.5 },
         ],
       },
+      proxies: null,
     });
   });
 
@@ -249,7 +253,34 @@ describe.each(testEngines())('SDK analytics: brand (%s)', (engine) => {
         overall_conversion: null,
         by_share_platform: [],
       },
+      // No brand event and no player either: the proxies say so.
+      proxies: { reach: 0, dwell_s: null, repeat_equip_rate: null, method: PROXY_METHOD },
     });
+  });
+
+  it('falls back to the proxies for a game without brand-activation events', async () => {
+    // g2: three players, one session each (600, 300 and 120 s by session_end), p2 pays once.
+    const g2 = (player: string, ts: string, type: string, payload: Record<string, unknown> = {}) =>
+      make(player, ts, type, payload, { game_id: 'g2', session_id: `g2-${player}` });
+    await sendEvents(t, team.key, [
+      g2('p1', '2026-11-18T10:00:00Z', 'session_start'),
+      g2('p1', '2026-11-18T10:10:00Z', 'session_end', { duration_s: 600 }),
+      g2('p2', '2026-11-19T10:00:00Z', 'session_start'),
+      g2('p2', '2026-11-19T10:01:00Z', 'purchase', { sku: 'vip', price: 4.99, currency: 'USD' }),
+      g2('p2', '2026-11-19T10:05:00Z', 'session_end', { duration_s: 300 }),
+      g2('p3', '2026-11-20T10:00:00Z', 'session_start'),
+      g2('p3', '2026-11-20T10:02:00Z', 'session_end', { duration_s: 120 }),
+    ]);
+    const res = await getView(t, team.headers, 'g2', 'brand', range);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      zones: [],
+      items: [],
+      // reach: every active player; dwell: (600 + 300 + 120) / 3; repeat-equip: 1 payer of 3 players.
+      proxies: { reach: 3, dwell_s: 340, repeat_equip_rate: 0.3333, method: PROXY_METHOD },
+    });
+    // g1 has brand events in the range: no proxies.
+    expect((await getView(t, team.headers, 'g1', 'brand', range)).json().proxies).toBeNull();
   });
 
   it("answers 404 for another team's game", async () => {

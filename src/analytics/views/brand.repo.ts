@@ -94,6 +94,8 @@ export interface FunnelCounts {
   equipped: number;
   shared: number;
   by_platform: { share_platform: string; players: number; shares: number }[];
+  /** Any share event in the range, by any player (funnel stage or not). */
+  any_shares: boolean;
 }
 
 /**
@@ -108,6 +110,7 @@ export async function shareFunnel(ctx: ViewContext): Promise<FunnelCounts> {
     shares: number;
     reached: number;
     equipped: number;
+    any_shares: boolean;
   }>(
     `WITH reached AS (
        SELECT DISTINCT player_id FROM sdk_brand_zone_days WHERE ${IN_RANGE}
@@ -120,7 +123,8 @@ export async function shareFunnel(ctx: ViewContext): Promise<FunnelCounts> {
         GROUP BY player_id, share_platform
      )
      SELECT share_platform, count(DISTINCT player_id)::int AS players, COALESCE(sum(shares), 0)::int AS shares,
-            (SELECT count(*) FROM reached)::int AS reached, (SELECT count(*) FROM equipped)::int AS equipped
+            (SELECT count(*) FROM reached)::int AS reached, (SELECT count(*) FROM equipped)::int AS equipped,
+            EXISTS (SELECT 1 FROM sdk_brand_share_days WHERE ${IN_RANGE}) AS any_shares
        FROM shared GROUP BY GROUPING SETS ((share_platform), ())
       ORDER BY share_platform IS NULL DESC, players DESC, share_platform`,
     params(ctx),
@@ -135,5 +139,6 @@ export async function shareFunnel(ctx: ViewContext): Promise<FunnelCounts> {
       players: num(p.players),
       shares: num(p.shares),
     })),
+    any_shares: total?.any_shares === true,
   };
 }

@@ -3,13 +3,21 @@
  * equipping and repeat-equip; the share funnel zone reach → equipped → shared, per destination.
  * Every count of players is exact (distinct players of the range, brand.repo.ts); the dwell median
  * is taken over tenths of a second (within 0.05 s of the exact one), as `percentile_method` says.
+ * A range without any brand-activation event gets the interface's proxies instead (`proxies`):
+ * every active player as reached, the average session length as dwell, payers per active player as
+ * repeat-equip, from the part-1 rollups.
  */
 import { Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
+import { rangePlayers } from './activity.repo.js';
 import { BRAND_LIST_LIMIT, itemStats, shareFunnel, zoneStats } from './brand.repo.js';
-import { percentile } from './daily.js';
+import { dayFigures, percentile, sessionFigures } from './daily.js';
 import { ratio4, roundOrNull } from './figures.js';
-import type { View } from './view.js';
+import type { View, ViewContext } from './view.js';
+
+export const PROXY_METHOD =
+  'interface §6 proxies without brand-activation events: reach = active players, dwell = average session length, ' +
+  'repeat-equip = paying players / active players';
 
 export const DWELL_PERCENTILE_METHOD = 'tenths of a second, ±0.05 s';
 
@@ -125,9 +133,49 @@ export const BrandView = viewResponse(
           'filters apply to every stage.',
       },
     ),
+    proxies: Type.Union(
+      [
+        Type.Object({
+          reach: Type.Integer({
+            minimum: 0,
+            description:
+              'Proxy for zone reach: distinct players active in the range (every player counts as engaged).',
+          }),
+          dwell_s: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+            description:
+              'Proxy for dwell, seconds: the average length of the sessions started in the range (as the engagement ' +
+              'view’s session_length_s.avg), 2 decimals; null without sessions.',
+          }),
+          repeat_equip_rate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+            description:
+              'Proxy for the repeat-equip rate: paying players / active players over the range (the paying/DAU ' +
+              'ratio), 4 decimals; null without active players.',
+          }),
+          method: Type.Literal(PROXY_METHOD, { description: 'How each proxy is computed.' }),
+        }),
+        Type.Null(),
+      ],
+      {
+        description:
+          'null when the range has brand-activation events (brand_zone_enter, brand_zone_exit, equip, share). Without ' +
+          'any, the figures above are empty and these proxies stand in for them, as the interface says dashboards do; ' +
+          'they are estimates from general activity, not brand measurements.',
+      },
+    ),
   },
-  'Brand activation over the range: zone reach, entries and median dwell, equips and repeat-equip, the share funnel.',
+  'Brand activation over the range: zone reach, entries and median dwell, equips and repeat-equip, the share funnel; proxies from general activity when the range has no brand-activation event.',
 );
+
+/** The interface's stand-ins for a range with no brand-activation event. */
+async function proxies(ctx: ViewContext) {
+  const [players, figures] = await Promise.all([rangePlayers(ctx), dayFigures(ctx)]);
+  return {
+    reach: players.players,
+    dwell_s: roundOrNull(sessionFigures(figures.days, ctx.range).length_avg),
+    repeat_equip_rate: ratio4(players.paying_players, players.players),
+    method: PROXY_METHOD,
+  } as const;
+}
 
 export const brand: View<typeof BrandView> = {
   name: 'brand',
@@ -135,7 +183,9 @@ export const brand: View<typeof BrandView> = {
   summary: 'Brand zones (reach, entries, median dwell), equips and repeat-equip, share funnel',
   async load(ctx) {
     const [zones, items, funnel] = await Promise.all([zoneStats(ctx), itemStats(ctx), shareFunnel(ctx)]);
+    const noBrandEvents = zones.length === 0 && items.length === 0 && !funnel.any_shares;
     return {
+      proxies: noBrandEvents ? await proxies(ctx) : null,
       zones: zones.map((z) => ({
         zone_id: z.zone_id,
         reach: z.reach,
