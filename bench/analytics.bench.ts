@@ -355,6 +355,8 @@ async function experimentFigure(
   floorFn: () => Promise<unknown>,
 ): Promise<Figure> {
   const { experiments } = createAnalytics({ db, clock: fixedClock(NOW), entitlements: DEFAULT_ENTITLEMENTS });
+  // The data set's events name TEAM without an account; an experiment belongs to a team row.
+  await db.query(`INSERT INTO teams (id, name) VALUES ($1, 'bench') ON CONFLICT (id) DO NOTHING`, [TEAM]);
   const created = await experiments.create(TEAM, {
     game_id: GAME,
     key: 'shop-layout',
