@@ -10,11 +10,11 @@ import {
   eventFactory,
   getView,
   sendEvents,
+  withSegment,
 } from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
-import type { SegmentResolver } from './analytics.service.js';
 
 const make = eventFactory('ad');
 const ev = (
@@ -135,17 +135,6 @@ describe.each(testEngines())('SDK analytics: ads (%s)', (engine) => {
     history_limited_from: null,
   };
 
-  async function withSegment<T>(players: string[], read: () => Promise<T>): Promise<T> {
-    const service = t.services.analytics.service;
-    const before: SegmentResolver | undefined = service.segments;
-    service.segments = { players: async () => players };
-    try {
-      return await read();
-    } finally {
-      service.segments = before;
-    }
-  }
-
   beforeAll(async () => {
     t = await buildTestApp({ engine, clock: fixedClock('2026-11-20T12:00:00Z') });
     team = await analyticsTeam(t);
@@ -178,9 +167,9 @@ describe.each(testEngines())('SDK analytics: ads (%s)', (engine) => {
 
   it("keeps a segment's players, with the same figures as no segment when it holds them all", async () => {
     const q = { ...range, platform: 'platform_2', segment: '3' };
-    const everyone = await withSegment(['a1', 'a2', 'a3'], () => getView(t, team.headers, 'g1', 'ads', q));
+    const everyone = await withSegment(t, ['a1', 'a2', 'a3'], () => getView(t, team.headers, 'g1', 'ads', q));
     expect(everyone.json()).toEqual({ ...header, platform: 'platform_2', segment: 3, ...platform2 });
-    const a1 = (await withSegment(['a1'], () => getView(t, team.headers, 'g1', 'ads', q))).json();
+    const a1 = (await withSegment(t, ['a1'], () => getView(t, team.headers, 'g1', 'ads', q))).json();
     // a1 alone: 4 impressions, 0.036 USD, 3 with an ecpm; 2 player-days.
     expect(a1).toEqual({
       ...header,

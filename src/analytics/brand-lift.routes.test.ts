@@ -15,12 +15,12 @@ import {
   eventFactory,
   getView,
   sendEvents,
+  withSegment,
 } from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { postEvents } from '../../test/helpers/ingest.js';
 import { fixedClock } from '../clock.js';
-import type { SegmentResolver } from './analytics.service.js';
 
 const make = eventFactory('lift');
 const shown = (p: string, ts: string, survey: string, cohort?: string, platform = 'platform_2') =>
@@ -185,17 +185,6 @@ describe.each(testEngines())('SDK analytics: brand-lift (%s)', (engine) => {
       ...(body === undefined ? {} : { payload: body }),
     });
 
-  async function withSegment<T>(players: string[], read: () => Promise<T>): Promise<T> {
-    const service = t.services.analytics.service;
-    const before: SegmentResolver | undefined = service.segments;
-    service.segments = { players: async () => players };
-    try {
-      return await read();
-    } finally {
-      service.segments = before;
-    }
-  }
-
   beforeAll(async () => {
     t = await buildTestApp({ engine, clock: fixedClock('2026-11-20T12:00:00Z') });
     team = await analyticsTeam(t);
@@ -269,7 +258,7 @@ describe.each(testEngines())('SDK analytics: brand-lift (%s)', (engine) => {
     });
     const q = { ...range, platform: 'platform_2', segment: '9' };
     const seg = (
-      await withSegment(['q1', 'q2', 'q3'], () => getView(t, team.headers, 'g1', 'brand-lift', q))
+      await withSegment(t, ['q1', 'q2', 'q3'], () => getView(t, team.headers, 'g1', 'brand-lift', q))
     ).json();
     expect(seg.surveys).toEqual([
       {

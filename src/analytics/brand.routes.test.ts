@@ -11,11 +11,11 @@ import {
   eventFactory,
   getView,
   sendEvents,
+  withSegment,
 } from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
-import type { SegmentResolver } from './analytics.service.js';
 import { PROXY_METHOD } from './views/brand.view.js';
 
 const make = eventFactory('brand');
@@ -125,17 +125,6 @@ describe.each(testEngines())('SDK analytics: brand (%s)', (engine) => {
     history_limited_from: null,
   };
 
-  async function withSegment<T>(players: string[], read: () => Promise<T>): Promise<T> {
-    const service = t.services.analytics.service;
-    const before: SegmentResolver | undefined = service.segments;
-    service.segments = { players: async () => players };
-    try {
-      return await read();
-    } finally {
-      service.segments = before;
-    }
-  }
-
   beforeAll(async () => {
     t = await buildTestApp({ engine, clock: fixedClock('2026-11-20T12:00:00Z') });
     team = await analyticsTeam(t);
@@ -190,11 +179,13 @@ describe.each(testEngines())('SDK analytics: brand (%s)', (engine) => {
 
   it("keeps a segment's players, and the same figures as no segment when it holds them all", async () => {
     const q = { ...range, platform: 'platform_2', segment: '4' };
-    const everyone = await withSegment(['p1', 'p2', 'p3', 'p4', 'p5'], () =>
+    const everyone = await withSegment(t, ['p1', 'p2', 'p3', 'p4', 'p5'], () =>
       getView(t, team.headers, 'g1', 'brand', q),
     );
     expect(everyone.json()).toEqual({ ...header, platform: 'platform_2', segment: 4, ...platform2 });
-    const some = (await withSegment(['p1', 'p3'], () => getView(t, team.headers, 'g1', 'brand', q))).json();
+    const some = (
+      await withSegment(t, ['p1', 'p3'], () => getView(t, team.headers, 'g1', 'brand', q))
+    ).json();
     expect(some).toEqual({
       ...header,
       platform: 'platform_2',

@@ -12,11 +12,11 @@ import {
   eventFactory,
   getView,
   sendEvents,
+  withSegment,
 } from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { fixedClock } from '../clock.js';
-import type { SegmentResolver } from './analytics.service.js';
 
 const make = eventFactory('qa');
 const ev = (
@@ -165,16 +165,6 @@ describe.each(testEngines())('SDK analytics: quality views (%s)', (engine) => {
     history_limited_from: null,
   };
 
-  async function withSegment<T>(players: string[], read: () => Promise<T>): Promise<T> {
-    const service = t.services.analytics.service;
-    const before: SegmentResolver | undefined = service.segments;
-    service.segments = { players: async () => players };
-    try {
-      return await read();
-    } finally {
-      service.segments = before;
-    }
-  }
   const view = async (name: string, query: Record<string, string>) => {
     const res = await getView(t, team.headers, 'g1', name, query);
     expect(res.statusCode, res.body).toBe(200);
@@ -261,7 +251,7 @@ describe.each(testEngines())('SDK analytics: quality views (%s)', (engine) => {
   });
 
   it("keeps a segment's players in performance", async () => {
-    const got = await withSegment(['p1'], () => view('performance', { ...p2, segment: '4' }));
+    const got = await withSegment(t, ['p1'], () => view('performance', { ...p2, segment: '4' }));
     expect(got).toMatchObject({
       segment: 4,
       fps_histogram: histogram([0, 0, 0, 1, 1, 1, 0]),
@@ -355,7 +345,7 @@ describe.each(testEngines())('SDK analytics: quality views (%s)', (engine) => {
   });
 
   it("keeps a segment's players in crashes", async () => {
-    const got = await withSegment(['p1'], () => view('crashes', { ...p2, segment: '4' }));
+    const got = await withSegment(t, ['p1'], () => view('crashes', { ...p2, segment: '4' }));
     const a = {
       ...groupA,
       crashes: 1,
@@ -464,7 +454,7 @@ describe.each(testEngines())('SDK analytics: quality views (%s)', (engine) => {
     // p1's fatal on platform_3: p1 and p3 have a fatal error.
     expect(all).toMatchObject({ errors: 9, groups_total: 5 });
     expect(all.by_severity[0]).toEqual({ severity: 'fatal', errors: 3, players_affected: 2, groups: 2 });
-    const mine = await withSegment(['p1'], () => view('errors', { ...p2, segment: '4' }));
+    const mine = await withSegment(t, ['p1'], () => view('errors', { ...p2, segment: '4' }));
     expect(mine).toMatchObject({
       errors: 3,
       groups_total: 2,

@@ -1,5 +1,6 @@
 /** SDK analytics test helpers: post events for a team, bring the rollups up to date, read a view. */
 import type { LightMyRequestResponse } from 'fastify';
+import type { SegmentResolver } from '../../src/analytics/analytics.service.js';
 import type { TestApp } from './app.js';
 import { bearer, login } from './auth.js';
 import { type IngestKey, ingestKey, postEvents } from './ingest.js';
@@ -71,4 +72,17 @@ export function eventFactory(prefix: string) {
       ...more,
     };
   };
+}
+
+/** Runs `read` while the app's analytics service resolves any segment to `players` (a view's test
+ * fixes the segment's players; the segments' own tests cover how they are resolved). */
+export async function withSegment<T>(t: TestApp, players: string[], read: () => Promise<T>): Promise<T> {
+  const service = t.services.analytics.service;
+  const before: SegmentResolver | undefined = service.segments;
+  service.segments = { players: async () => players };
+  try {
+    return await read();
+  } finally {
+    service.segments = before;
+  }
 }
