@@ -1,5 +1,6 @@
 /**
- * Rollups the quality views (performance, crashes, errors) keep for themselves (migration 0025),
+ * Rollups the quality views (performance, crashes, errors) keep for themselves (migrations 0025, and
+ * 0028: sdk_perf_value_days, the performance samples per device and rounded value without the player),
  * rebuilt with every day (rollups.repo.ts REBUILD_ALL; parameters: $1 team, $2 platform, $3 game,
  * $4 day, $5..$6 the day's start and end). Each insert is one pass over the day's events of one
  * type (`type = '…'` lets the (team_id, game_id, type, ts) index range on ts). Traces and messages
@@ -32,6 +33,14 @@ export const QUALITY_REBUILD: readonly string[] = [
      COALESCE(array_agg(${rounded('memory_mb', 1)}) FILTER (WHERE ${sent('memory_mb')}), '{}')
    ${OF_TYPE('performance')}
    GROUP BY player_id, COALESCE(session_id, ''), COALESCE(payload->>'device', '')`,
+  `DELETE FROM sdk_perf_value_days WHERE ${KEY}`,
+  `INSERT INTO sdk_perf_value_days (team_id, game_id, platform, day, device, metric, value, samples)
+   SELECT $1::bigint, $3::text, $2::text, $4::date, COALESCE(payload->>'device', ''), v.metric, v.value, count(*)::int
+     FROM events CROSS JOIN LATERAL (VALUES ('n'::"char", 0::float8), ('f', ${rounded('fps_avg', 10)}),
+       ('t', ${rounded('frame_time_ms_p95', 10)}), ('m', ${rounded('memory_mb', 1)})) AS v (metric, value)
+    WHERE team_id = $1 AND game_id = $3 AND type = 'performance' AND ts >= $5 AND ts < $6 AND platform = $2
+      AND v.value IS NOT NULL
+    GROUP BY 5, 6, 7`,
   `DELETE FROM sdk_crash_days WHERE ${KEY}`,
   `INSERT INTO sdk_crash_days (team_id, game_id, platform, day, player_id, session_id, key_source, group_key,
      build, os, crashes, first_ts, last_ts, sample_trace)
@@ -54,4 +63,9 @@ export const QUALITY_REBUILD: readonly string[] = [
 ];
 
 /** Tables of its own to ANALYZE after large rebuilds. */
-export const QUALITY_TABLES: readonly string[] = ['sdk_perf_days', 'sdk_crash_days', 'sdk_error_days'];
+export const QUALITY_TABLES: readonly string[] = [
+  'sdk_perf_days',
+  'sdk_perf_value_days',
+  'sdk_crash_days',
+  'sdk_error_days',
+];
