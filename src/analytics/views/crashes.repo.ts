@@ -96,7 +96,8 @@ export async function crashedPerPoint(
 
 /** Distinct sessions per series point (a session counts on each day it has events; per week once),
  * and over the whole range (`date` null). A day's rows are one per session already; a week and the
- * range are DISTINCT then counted (hashed; count(DISTINCT ROW(…)) sorted every row). */
+ * range are DISTINCT then counted (count(DISTINCT ROW(…)) sorted every row; the range's distinct is
+ * read in session order off sdk_session_days_session_idx, migration 0029, instead of hashed). */
 export async function sessionsPerPoint(
   ctx: ViewContext,
 ): Promise<{ date: string | null; sessions: number }[]> {

@@ -72,9 +72,9 @@ export const errors: View<typeof ErrorsView> = {
   schema: ErrorsView,
   summary: 'Errors by severity, source and message prefix: count, players affected, first/last seen, per day',
   async load(ctx) {
-    const [groups, points, severities] = await Promise.all([
-      errorGroups(ctx, TOP_ERROR_GROUPS),
-      errorGroupPoints(ctx, TOP_ERROR_GROUPS),
+    // The points only of the listed groups, once they are known (not ranking every group twice).
+    const [[groups, points], severities] = await Promise.all([
+      errorGroups(ctx, TOP_ERROR_GROUPS).then(async (g) => [g, await errorGroupPoints(ctx, g)] as const),
       errorsBySeverity(ctx),
     ]);
     const dates = [
