@@ -14,15 +14,16 @@ export interface SdkGameRow {
   players_24h: number;
 }
 
-/** The team's games, busiest in the last 24 hours first; `since` starts the 24 hours. Days not yet
- * rolled up count too (events_touched), so a game is listed as soon as its first event is stored. */
+/** The team's games, busiest in the last 24 hours first; `since` starts the 24 hours. Batches not
+ * yet folded into the rollups count too (sdk_rollup_inbox), so a game is listed as soon as its first
+ * event is stored. */
 export async function teamGames(q: Queryable, teamId: number, since: Date): Promise<SdkGameRow[]> {
   const r = await q.query<SdkGameRow>(
     `WITH g AS (
        SELECT platform, game_id, min(first_day) AS first_day, max(last_day) AS last_day FROM (
          SELECT platform, game_id, first_day, last_day FROM sdk_games WHERE team_id = $1
          UNION ALL
-         SELECT platform, game_id, day, day FROM events_touched WHERE team_id = $1
+         SELECT platform, game_id, day, day FROM sdk_rollup_inbox WHERE team_id = $1
        ) AS a GROUP BY platform, game_id
      )
      SELECT g.platform, g.game_id, to_char(g.first_day, 'YYYY-MM-DD') AS first_seen,
@@ -49,7 +50,7 @@ export async function hasGame(
   const r = await q.query(
     `SELECT 1 FROM sdk_games WHERE team_id = $1 AND game_id = $2 AND ($3::text IS NULL OR platform = $3)
      UNION ALL
-     SELECT 1 FROM events_touched WHERE team_id = $1 AND game_id = $2 AND ($3::text IS NULL OR platform = $3)
+     SELECT 1 FROM sdk_rollup_inbox WHERE team_id = $1 AND game_id = $2 AND ($3::text IS NULL OR platform = $3)
      LIMIT 1`,
     [teamId, gameId, platform],
   );

@@ -1,8 +1,8 @@
 /**
  * SDK analytics: the dashboards a studio reads from its SDK events (GET /api/sdk/games,
  * GET /api/sdk/analytics/{game_id}/{view}), the rollups behind them and the job that keeps them
- * current. Owns the sdk_* rollup tables; reads `events` and claims `events_touched`, which ingest
- * writes (it never writes events). One view per file in views/.
+ * current. Owns the sdk_* rollup tables; reads `events` and takes the batches ingest queues in
+ * `sdk_rollup_inbox` (it never writes events). One view per file in views/.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
@@ -69,8 +69,8 @@ export function rollupJob(analytics: Analytics): Job {
     leaseMs: 15 * 60_000,
     run: async (_now, signal) => {
       const t0 = performance.now();
-      const rebuilt = await analytics.service.rollups.run(signal);
-      return { pauseMs: rebuilt > 0 ? Math.round(PACE * (performance.now() - t0)) : 0 };
+      const folded = await analytics.service.rollups.run(signal);
+      return { pauseMs: folded > 0 ? Math.round(PACE * (performance.now() - t0)) : 0 };
     },
   };
 }

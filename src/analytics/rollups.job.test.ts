@@ -1,6 +1,6 @@
 /**
  * The scheduled rollup job (refresh-sdk-rollups): it brings the dashboards up to date and, after a
- * run that rebuilt anything, asks the scheduler for a pause proportional to the work (rollups.ts:
+ * run that folded anything, asks the scheduler for a pause proportional to the work (rollups.ts:
  * the upkeep's share of the database stays bounded); a run with nothing to do asks for none.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { testEngines } from '../../test/helpers/db.js';
 import { postEvents } from '../../test/helpers/ingest.js';
 import { fixedClock } from '../clock.js';
 import { rollupJob } from './index.js';
-import { touchedDays } from './rollups.repo.js';
+import { pendingRollups } from './rollups.repo.js';
 
 describe.each(testEngines())('the scheduled rollup job (%s)', (engine) => {
   let t: TestApp;
@@ -21,7 +21,7 @@ describe.each(testEngines())('the scheduled rollup job (%s)', (engine) => {
   });
   afterAll(() => t.close());
 
-  it('rebuilds the marked days, then asks for a pause; with nothing marked, for none', async () => {
+  it('folds the queued batches (one part per day), then asks for a pause; with nothing queued, for none', async () => {
     const events = ['a', 'b', 'c'].map((p, i) => ({
       event_id: `paced-job-${p}`,
       type: 'session_start',
@@ -35,13 +35,13 @@ describe.each(testEngines())('the scheduled rollup job (%s)', (engine) => {
     const res = await postEvents(t.app, { api_key: team.key, events });
     expect(res.json(), res.body).toMatchObject({ accepted: 3, rejected: 0 });
     await t.app.ingest.writer.flush();
-    expect(await touchedDays(t.services.db)).toBe(3);
+    expect(await pendingRollups(t.services.db)).toBe(3);
 
     const job = rollupJob(t.services.analytics);
     const signal = new AbortController().signal;
     const first = await job.run(new Date('2026-11-20T12:00:00Z'), signal);
     expect(first?.pauseMs).toBeGreaterThan(0);
-    expect(await touchedDays(t.services.db)).toBe(0);
+    expect(await pendingRollups(t.services.db)).toBe(0);
     const overview = await getView(t, team.headers, 'paced', 'overview', {
       from: '2026-11-18',
       to: '2026-11-20',

@@ -1,21 +1,21 @@
 /**
- * The rollup job: keeps the analytics rollups within a minute of the raw events. Ingest marks
- * each (team, platform, game, UTC day) it stores events for; each run claims the marked days and
- * rebuilds their rollups from the raw events, one day per transaction. A rebuild replaces the whole
- * day, so late and out-of-order events land in their day and nothing counts twice; a day that got
- * events during its rebuild is rebuilt again by the next run. Then the day stats of the games
- * rebuilt are derived (stats.ts).
+ * The rollup job: keeps the analytics rollups within a minute of the raw events. Ingest queues
+ * each stored batch (sdk_rollup_inbox, in the transaction that stores its events); each run folds
+ * the queued batches into the rollups, a few at a time, deleting them from the queue in the same
+ * transaction: every event is counted once, late and out-of-order ones in their own day, and a
+ * run's work is proportional to the events new since the last one, not to the size of their days.
+ * Then it rebuilds whole the days marked for it (events_touched: a repair, as after migration
+ * 0030), and derives the day stats of the games folded (stats.ts). Folds and rebuilds share their
+ * statements (rollup.source.ts) and run one at a time, in any process (a lock in the database).
  *
- * Pacing: a day that keeps receiving events (today) is rebuilt whole each time, so a run grows with
- * the day. After a run that worked for W, the scheduled job pauses PACE × W before the next one
+ * Pacing: after a run that worked for W, the scheduled job pauses PACE × W before the next one
  * (index.ts, through the scheduler's job_state, so every process honours it): the runs then take at
- * most 1 / (PACE + 1) of the time. PACE is 8, not 5, because a rebuild costs PostgreSQL more than
- * its own duration (the rows it replaces are vacuumed afterwards): at 5, ingest lost 22% on
- * PostgreSQL in the bench. The price is freshness: an event that arrives just after a run began
- * waits for that run, the pause, the scheduler's next start and the next run, so the rollups lag
- * the raw events by at most (PACE + 2) × W plus the interval and the scheduler's tick: within a
- * minute while a run takes up to 4.5 s (README: about 450,000 events in a day on PGlite, a million
- * on PostgreSQL). Past that the rollups lag more rather than starve ingest.
+ * most 1 / (PACE + 1) of the time. A run also re-derives the day stats of its days (about a month
+ * of a game's rollups read back), a cost per run, not per event, that a pause spreads over more
+ * events. The price is freshness: an event that arrives just after a run began waits for that run,
+ * the pause, the scheduler's next start and the next run, so the rollups lag the raw events by at
+ * most (PACE + 2) × W plus the interval and the scheduler's tick: within a minute while a run takes
+ * up to 4.5 s.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
@@ -23,6 +23,7 @@ import type { Db } from '../db/index.js';
 import {
   analyzeRollups,
   claimTouchedDays,
+  foldQueued,
   rebuildDay,
   releaseTouchedDay,
   type TouchedDay,
@@ -37,13 +38,15 @@ export interface RollupDeps {
 
 /** Days claimed at a time. */
 const CLAIM = 50;
+/** Queued batch parts folded per transaction (a batch is one part per game and day it touches). */
+const FOLD_BATCHES = 200;
 /** A claim this old belongs to a run that died: it may be taken again. */
 export const STALE_CLAIM_MS = 10 * 60_000;
-/** Statistics are refreshed after a run that rebuilt this many days, or any number of days once
- * this long has passed since the last refresh. */
+/** Statistics are refreshed after a run that folded or rebuilt this many days, or any number of
+ * days once this long has passed since the last refresh. */
 const ANALYZE_AFTER_DAYS = 20;
 const ANALYZE_EVERY_MS = 15 * 60_000;
-/** The scheduled job pauses this many times the length of a run that rebuilt anything. */
+/** The scheduled job pauses this many times the length of a run that folded anything. */
 export const PACE = 8;
 
 export class Rollups {
@@ -52,15 +55,38 @@ export class Rollups {
 
   constructor(private readonly deps: RollupDeps) {}
 
-  /** Rebuilds every marked day (until none is left or `signal` aborts), refreshing the planner's
-   * statistics whenever much changed (also midway through a long backlog: a bulk build planned on
-   * the statistics of empty tables joins by loops), then derives the day stats; returns the days
-   * rebuilt. */
+  /** Folds every queued batch and rebuilds every marked day (until none is left or `signal`
+   * aborts), refreshing the planner's statistics whenever much changed (also midway through a long
+   * backlog: a bulk build planned on the statistics of empty tables joins by loops), then derives
+   * the day stats; returns the days folded or rebuilt (a day folded twice counts twice). */
   async run(signal?: AbortSignal): Promise<number> {
+    const folded = await this.foldAll(signal);
     const rebuilt = await this.rebuildAll(signal);
     await this.derive(signal);
     await this.analyzeIfDue(0, signal);
-    return rebuilt;
+    return folded + rebuilt;
+  }
+
+  private async foldAll(signal?: AbortSignal): Promise<number> {
+    let folded = 0;
+    for (;;) {
+      if (signal?.aborted) return folded;
+      let keys: number;
+      try {
+        const done = await this.deps.db.transaction((tx) => foldQueued(tx, FOLD_BATCHES));
+        if (done.batches === 0) return folded;
+        keys = done.keys.length;
+      } catch (err) {
+        this.deps.log?.error(
+          { code: (err as { code?: unknown } | null)?.code },
+          'sdk rollup fold failed; will retry',
+        );
+        // The batches stay queued: the next run tries them again.
+        return folded;
+      }
+      folded += keys;
+      await this.analyzeIfDue(keys, signal);
+    }
   }
 
   private async analyzeIfDue(rebuilt: number, signal?: AbortSignal): Promise<void> {

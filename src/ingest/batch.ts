@@ -2,6 +2,7 @@
  * Pure steps of the pipeline (no I/O): the receipt-time checks that validation cannot make
  * (ts window), dedupe inside the batch, country fill-in and the stored rows.
  */
+import { randomInt } from 'node:crypto';
 import type { EventRow } from './ingest.repo.js';
 import { type AgeLimit, ageLimit, tsInWindow } from './partitions.js';
 import type { IngestError, ValidatedBatch, ValidEvent } from './types.js';
@@ -95,6 +96,14 @@ export interface RowContext {
   receivedAt: Date;
 }
 
+/** A stored batch's id (events.batch): random, from 1 to 2^48. The rollup job finds a batch's rows by
+ * team, receipt time (indexed) and this id, so two batches are confused only when they are the same
+ * team's, received in the same millisecond, and draw the same id: a chance of one in 2^48 for such
+ * a pair. A sequence would cost each batch a round trip to the database. */
+export function newBatchId(): number {
+  return randomInt(1, 2 ** 48);
+}
+
 /** Stored rows in batch order; an event without a country takes the player's latest known one. */
 export function toRows(
   accepted: readonly Candidate[],
@@ -103,6 +112,7 @@ export function toRows(
 ): EventRow[] {
   const countries = new Map(cached);
   const receivedAt = ctx.receivedAt.toISOString();
+  const batch = newBatchId();
   return accepted.map(({ event, ts }) => {
     const own = payloadCountry(event);
     if (own && event.type === 'session_start') countries.set(event.player_id, own);
@@ -120,6 +130,7 @@ export function toRows(
       type: event.type,
       payload: event.payload,
       country: own ?? countries.get(event.player_id) ?? null,
+      batch,
     };
   });
 }

@@ -29,7 +29,7 @@ const row = (n: number, over: Partial<EventRow> = {}): EventRow =>
 async function readBack(t: TestDb, teamId: number): Promise<EventRow[]> {
   const r = await t.db.query<EventRow & { received_at: Date; ts: Date }>(
     `SELECT team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id, player_id,
-            session_id, type, payload, country
+            session_id, type, payload, country, batch::int
        FROM events WHERE team_id = $1 ORDER BY event_id`,
     [teamId],
   );
@@ -43,7 +43,7 @@ describe('COPY text of events', () => {
     ]);
     expect(text).toBe(
       '3\t9\tlua/1.2.0\t2026-11-23T10:00:00.000Z\tevt-00000001\t2026-11-23T09:00:00.000Z\tplatform_1\t' +
-        'a\\tb\\nc\\rd\\\\e\tp\t\\N\tcustom\t{"s":"x\\\\\\\\y\\\\n\\\\"z\\\\""}\t\\N\n',
+        'a\\tb\\nc\\rd\\\\e\tp\t\\N\tcustom\t{"s":"x\\\\\\\\y\\\\n\\\\"z\\\\""}\t\\N\t7\n',
     );
   });
 });

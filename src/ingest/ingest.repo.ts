@@ -19,6 +19,8 @@ export interface EventRow {
   type: string;
   payload: Record<string, unknown>;
   country: string | null;
+  /** The stored batch's id (batch.ts newBatchId). */
+  batch: number;
 }
 
 /** Records the ids; returns those that were new (the rest were seen before, or are being
@@ -158,9 +160,11 @@ export async function playerCountries(
 }
 
 const EVENT_COLUMNS =
-  'team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id, player_id, session_id, type, payload, country';
+  'team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id, player_id, session_id, type, payload, country, batch';
+/** The columns of an outbox row's event `e`; a row queued before events had a batch id takes its
+ * outbox row's id, negated (random ids are positive). */
 const EVENT_COLUMNS_OF_E = EVENT_COLUMNS.split(', ')
-  .map((c) => `e.${c}`)
+  .map((c) => (c === 'batch' ? 'COALESCE(e.batch, -claimed.id)' : `e.${c}`))
   .join(', ');
 const COPY_EVENTS = `COPY events (${EVENT_COLUMNS}) FROM STDIN`;
 const COPY_SPECIAL = /[\\\t\n\r]/;
@@ -180,7 +184,7 @@ export function eventsCopyText(rows: readonly EventRow[]): string {
   for (const r of rows) {
     // JSON text holds no raw tab or line break (JSON escapes them), only backslashes to double.
     const payload = JSON.stringify(r.payload);
-    out += `${r.team_id}\t${r.key_id}\t${copyText(r.sdk_version)}\t${r.received_at}\t${copyText(r.event_id)}\t${r.ts}\t${copyText(r.platform)}\t${copyText(r.game_id)}\t${copyText(r.player_id)}\t${copyText(r.session_id)}\t${copyText(r.type)}\t${payload.includes('\\') ? payload.replaceAll('\\', '\\\\') : payload}\t${copyText(r.country)}\n`;
+    out += `${r.team_id}\t${r.key_id}\t${copyText(r.sdk_version)}\t${r.received_at}\t${copyText(r.event_id)}\t${r.ts}\t${copyText(r.platform)}\t${copyText(r.game_id)}\t${copyText(r.player_id)}\t${copyText(r.session_id)}\t${copyText(r.type)}\t${payload.includes('\\') ? payload.replaceAll('\\', '\\\\') : payload}\t${copyText(r.country)}\t${r.batch}\n`;
   }
   return out;
 }
@@ -206,34 +210,33 @@ export async function createMonthPartition(q: Queryable, year: number, month: nu
   );
 }
 
-const TOUCHED_UPSERT = `ON CONFLICT (team_id, platform, game_id, day) DO UPDATE SET version = t.version + 1
-  WHERE t.claimed_at IS NOT NULL`;
-
-/** Marks the (team, platform, game, UTC day) keys of `rows` for the analytics rollups (null: no
- * rows). A key the rollup job is recomputing gets a new version, so the job runs it again. Keys
- * are sorted: concurrent batches lock shared rows in one order. */
-export function markTouchedStatement(rows: readonly EventRow[]): Statement | null {
-  const keys = new Map<string, [number, string, string, string]>();
+/** Queues `rows` for the analytics rollups (null: no rows): one sdk_rollup_inbox row per batch and
+ * (platform, game, UTC day), which the rollup job folds in and deletes. Plain inserts: concurrent
+ * batches share no row. */
+export function rollupInboxStatement(rows: readonly EventRow[]): Statement | null {
+  const keys = new Map<string, [string, string, string, string, number]>();
   for (const r of rows) {
     const day = r.ts.slice(0, 10);
-    keys.set(`${r.team_id}\u0000${r.platform}\u0000${r.game_id}\u0000${day}`, [
-      r.team_id,
+    keys.set(`${r.platform}\u0000${r.game_id}\u0000${day}\u0000${r.received_at}\u0000${r.batch}`, [
       r.platform,
       r.game_id,
       day,
+      r.received_at,
+      r.batch,
     ]);
   }
   if (keys.size === 0) return null;
-  const sorted = [...keys.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, k]) => k);
+  const list = [...keys.values()];
   return {
-    sql: `INSERT INTO events_touched AS t (team_id, platform, game_id, day)
-          SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::date[])
-          ${TOUCHED_UPSERT}`,
+    sql: `INSERT INTO sdk_rollup_inbox (team_id, platform, game_id, day, received_at, batch)
+          SELECT $1::bigint, * FROM unnest($2::text[], $3::text[], $4::date[], $5::timestamptz[], $6::bigint[])`,
     params: [
-      sorted.map((k) => k[0]),
-      sorted.map((k) => k[1]),
-      sorted.map((k) => k[2]),
-      sorted.map((k) => k[3]),
+      rows[0]!.team_id,
+      list.map((k) => k[0]),
+      list.map((k) => k[1]),
+      list.map((k) => k[2]),
+      list.map((k) => k[3]),
+      list.map((k) => k[4]),
     ],
   };
 }
@@ -261,8 +264,8 @@ export type OutboxSelection = { ids: readonly number[] } | { limit: number; befo
 /**
  * Moves the selected batches into `events` and deletes their outbox rows, in one statement: the
  * JSON never leaves the server, and the events of a batch are stored exactly when its row is
- * deleted (a batch already moved has no row: a redelivered message stores nothing), and its days
- * are marked for the analytics rollups. Run it in a transaction; the months' partitions exist (the
+ * deleted (a batch already moved has no row: a redelivered message stores nothing), and it is
+ * queued for the analytics rollups (sdk_rollup_inbox). Run it in a transaction; the months' partitions exist (the
  * request created them before accepting).
  */
 export async function moveOutbox(
@@ -284,17 +287,15 @@ export async function moveOutbox(
   if ('ids' in selection && selection.ids.length === 0) return { batches: 0, events: 0 };
   const r = await q.query<{ batches: number; events: number }>(
     `WITH claimed AS (
-       DELETE FROM ingest_outbox WHERE ${where} RETURNING rows
+       DELETE FROM ingest_outbox WHERE ${where} RETURNING id, rows
      ), stored AS (
        INSERT INTO events (${EVENT_COLUMNS})
        SELECT ${EVENT_COLUMNS_OF_E}
          FROM claimed, json_populate_recordset(NULL::events, claimed.rows::json) AS e
-       RETURNING team_id, platform, game_id, ts
-     ), touched AS (
-       INSERT INTO events_touched AS t (team_id, platform, game_id, day)
-       SELECT DISTINCT team_id, platform, game_id, (ts AT TIME ZONE 'UTC')::date FROM stored
-        ORDER BY 1, 2, 3, 4
-       ${TOUCHED_UPSERT}
+       RETURNING team_id, platform, game_id, ts, received_at, batch
+     ), queued AS (
+       INSERT INTO sdk_rollup_inbox (team_id, platform, game_id, day, received_at, batch)
+       SELECT DISTINCT team_id, platform, game_id, (ts AT TIME ZONE 'UTC')::date, received_at, batch FROM stored
      )
      SELECT (SELECT count(*) FROM claimed)::int AS batches, (SELECT count(*) FROM stored)::int AS events`,
     params,

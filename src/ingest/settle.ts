@@ -7,9 +7,9 @@
  * 3. Their rows (with countries filled in) go into `events` (sync) or, as one JSON row, into the
  *    `ingest_outbox` (async; the queue's writer moves them into `events` later).
  *
- * In sync mode the days of the rows are also marked for the analytics rollups (events_touched),
- * after the charge: every transaction takes its locks in one order (event ids, usage, player
- * countries, touched days).
+ * In sync mode the batch is also queued for the analytics rollups (sdk_rollup_inbox, plain
+ * inserts), after the charge: every transaction takes its locks in one order (event ids, usage,
+ * player countries).
  *
  * Every batch of a team waits on the team's usage row from its charge to its commit. When the
  * whole batch fits in what is left (`whole`: read without a lock), everything else is written
@@ -83,12 +83,12 @@ async function settle(tx: Tx, input: SettleInput, how: 'whole' | 'exact'): Promi
     const rows = toRows(novel, cached, ctx);
     const outboxId = await write(tx, input, rows);
     const countries = repo.upsertPlayerCountriesStatement(teamId, sessionCountries(novel), ctx.receivedAt);
-    const touched = input.sink === 'events' ? repo.markTouchedStatement(rows) : null;
+    const queued = input.sink === 'events' ? repo.rollupInboxStatement(rows) : null;
     // Refused (the transaction undone) when concurrent batches took the room: see settleBatch.
     await tx.commitWith([
       repo.chargeQuotaAllStatement(teamId, month, novel.length, quota),
       ...(countries ? [countries] : []),
-      ...(touched ? [touched] : []),
+      ...(queued ? [queued] : []),
     ]);
     return { rows, errors: [], deduped, ...(outboxId !== undefined ? { outboxId } : {}) };
   }
@@ -108,8 +108,8 @@ async function settle(tx: Tx, input: SettleInput, how: 'whole' | 'exact'): Promi
   await repo.upsertPlayerCountries(tx, teamId, sessionCountries(accepted), ctx.receivedAt);
   const rows = toRows(accepted, cached, ctx);
   const outboxId = await write(tx, input, rows);
-  const touched = input.sink === 'events' ? repo.markTouchedStatement(rows) : null;
-  if (touched) await tx.query(touched.sql, touched.params);
+  const queued = input.sink === 'events' ? repo.rollupInboxStatement(rows) : null;
+  if (queued) await tx.query(queued.sql, queued.params);
   return {
     rows,
     errors: quotaErrors(refused, quotaResetDate(ctx.receivedAt)),
@@ -118,8 +118,8 @@ async function settle(tx: Tx, input: SettleInput, how: 'whole' | 'exact'): Promi
   };
 }
 
-/** The rows into `events` (their days marked for the rollups), or into one outbox row (whose id
- * is returned; the writer marks the days when it moves them). */
+/** The rows into `events` (queued for the rollups by the caller), or into one outbox row (whose id
+ * is returned; the writer queues the batch when it moves it). */
 async function write(tx: Tx, input: SettleInput, rows: repo.EventRow[]): Promise<number | undefined> {
   if (input.sink === 'events') {
     await repo.insertEvents(tx, rows);

@@ -58,6 +58,7 @@ export function eventRow(n: number, overrides: Partial<EventRow> = {}): EventRow
     type: 'level',
     payload: { level: n },
     country: null,
+    batch: 7,
     ...overrides,
   };
 }

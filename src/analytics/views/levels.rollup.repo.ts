@@ -1,36 +1,29 @@
 /**
- * Rollups the levels view keeps for itself (migration 0022), rebuilt with every day (rollups.repo.ts
- * REBUILD_ALL; parameters: $1 team, $2 platform, $3 game, $4 day, $5..$6 the day's start and end,
- * $7 event types, $8 virtual currency codes, $9 USD per Robux). They run after the core rebuild, so
- * sdk_level_days already holds the day as rebuilt.
+ * Rollups the levels view keeps for itself (migration 0022), folded like every rollup
+ * (rollup.source.ts), after the core ones: sdk_level_days already holds the day's folded events.
+ * The combined ('') reach rows read every platform's rows: the job's lock (one fold at a time)
+ * keeps a fold of another platform's day from deriving them from what it saw before this one
+ * commits.
  */
+import { DAY_KEY, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
 
-const DAY_KEY = 'team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4';
 /** One player's rows at one level and platform, oldest first. */
 const PAIR = 'PARTITION BY platform, player_id, level';
 
-/** Statements run, in order, after the core rebuild of a day. */
-export const LEVEL_REBUILD: readonly string[] = [
-  `DELETE FROM sdk_level_outcomes WHERE ${DAY_KEY}`,
-  `INSERT INTO sdk_level_outcomes (team_id, game_id, platform, day, level, attempts, wins, losses, quits, completes)
-   SELECT $1::bigint, $3::text, $2::text, $4::date, level, sum(attempts)::int, sum(wins)::int, sum(losses)::int,
-     sum(quits)::int, sum(completes)::int
-     FROM sdk_level_days WHERE ${DAY_KEY}
-    GROUP BY level`,
-  // The combined ('') rows below read every platform's: a rebuild of another platform's day must
-  // not derive them from what it saw before this one commits. ($2 is named only because a
-  // statement receives the parameters up to the highest it names.)
-  `SELECT pg_advisory_xact_lock(hashtext('sdk_level_reach'), hashtext($1::bigint || ':' || $3::text))
-    WHERE $2::text IS NOT NULL`,
-  // Every player and level the day had, before or after its rebuild: their whole history on this
-  // platform and combined is derived again (a finish on this day moves done_day and to_done of
-  // the days before it; an attempt moves prev_day of the next day), written where it changed, and
-  // the counts of sdk_level_reach move by the difference. Only rows of this day can go: the other
-  // days' rows of this platform are read back as they were.
+/** The (player, level) pairs of the day's folded level events. */
+const FOLDED_PAIRS = `SELECT DISTINCT player_id, (payload->>'level')::bigint AS level ${FOLDED} AND type = 'level'`;
+
+/**
+ * The day's level rows per player and the reach counts derived from them, for `pairs` (a query of
+ * (player_id, level)): every pair's whole history on this platform and combined is derived again
+ * (a finish on this day moves done_day and to_done of the days before it; an attempt moves prev_day
+ * of the next day), written where it changed, and the counts of sdk_level_reach move by the
+ * difference. Only rows of this day can go: the other days' rows of this platform are read back as
+ * they were.
+ */
+const reach = (pairs: string): string =>
   `WITH pairs AS (
-     SELECT player_id, level FROM sdk_level_days WHERE ${DAY_KEY}
-     UNION
-     SELECT player_id, level FROM sdk_level_player_days WHERE ${DAY_KEY}
+     ${pairs}
    ), old AS (
      -- OFFSET 0 keeps one index probe per pair: the planner, blind to the pairs' count, would
      -- rather hash-join the game's every row.
@@ -42,7 +35,8 @@ export const LEVEL_REBUILD: readonly string[] = [
    ), mine AS (
      SELECT player_id, level, day, attempts, attempts_to_done FROM old WHERE platform = $2::text AND day <> $4::date
      UNION ALL
-     SELECT player_id, level, day, attempts, attempts_to_done FROM sdk_level_days WHERE ${DAY_KEY}
+     SELECT player_id, level, day, attempts, attempts_to_done FROM sdk_level_days
+      WHERE ${DAY_KEY} AND (player_id, level) IN (SELECT player_id, level FROM pairs)
    ), src AS (
      SELECT $2::text AS platform, player_id, level, day, attempts, attempts_to_done FROM mine
      UNION ALL
@@ -102,13 +96,31 @@ export const LEVEL_REBUILD: readonly string[] = [
     GROUP BY platform, day, level, prev_day, done_day, to_done
    HAVING sum(n) <> 0
    ON CONFLICT (team_id, game_id, platform, day, level, prev_day, done_day, to_done) DO UPDATE
-     SET players = r.players + EXCLUDED.players`,
-  `DELETE FROM sdk_level_reach WHERE team_id = $1 AND game_id = $3 AND platform IN ($2, '') AND players = 0`,
-];
+     SET players = r.players + EXCLUDED.players`;
 
-/** Tables of its own to ANALYZE after large rebuilds. */
-export const LEVEL_TABLES: readonly string[] = [
-  'sdk_level_outcomes',
-  'sdk_level_player_days',
-  'sdk_level_reach',
-];
+const LEVEL_OUTCOMES = `INSERT INTO sdk_level_outcomes AS o (team_id, platform, game_id, day, level, attempts, wins, losses, quits,
+     completes)
+   SELECT ${ROW_KEY}, (payload->>'level')::bigint, count(*)::int,
+     (count(*) FILTER (WHERE COALESCE(payload->>'result', 'complete') = 'win'))::int,
+     (count(*) FILTER (WHERE payload->>'result' = 'loss'))::int,
+     (count(*) FILTER (WHERE payload->>'result' = 'quit'))::int,
+     (count(*) FILTER (WHERE COALESCE(payload->>'result', 'complete') = 'complete'))::int
+   ${FOLDED} AND type = 'level'
+   GROUP BY (payload->>'level')::bigint
+   ON CONFLICT (team_id, game_id, platform, day, level) DO UPDATE SET
+     attempts = o.attempts + EXCLUDED.attempts, wins = o.wins + EXCLUDED.wins, losses = o.losses + EXCLUDED.losses,
+     quits = o.quits + EXCLUDED.quits, completes = o.completes + EXCLUDED.completes`;
+
+const UNREACHED = `DELETE FROM sdk_level_reach WHERE team_id = $1 AND game_id = $3 AND platform IN ($2, '') AND players = 0`;
+
+export const LEVEL_ROLLUP: RollupSql = {
+  clear: [`DELETE FROM sdk_level_outcomes WHERE ${DAY_KEY}`],
+  fold: [LEVEL_OUTCOMES, reach(FOLDED_PAIRS), UNREACHED],
+  // A rebuild also derives again the pairs the day had before (those it no longer has go).
+  refold: [
+    LEVEL_OUTCOMES,
+    reach(`${FOLDED_PAIRS} UNION SELECT player_id, level FROM sdk_level_player_days WHERE ${DAY_KEY}`),
+    UNREACHED,
+  ],
+  tables: ['sdk_level_outcomes', 'sdk_level_player_days', 'sdk_level_reach'],
+};

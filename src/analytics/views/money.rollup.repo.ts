@@ -1,22 +1,22 @@
 /**
- * Rollups the monetization and geo views keep for themselves, rebuilt with every day (rollups.repo.ts
- * REBUILD_ALL; parameters: $1 team, $2 platform, $3 game, $4 day, $5..$6 the day's start and end,
- * $7 event types, $8 virtual currency codes, $9 USD per Robux).
+ * The rollup the monetization and geo views keep for themselves (migration 0023): the day's purchases
+ * without the player, per SKU, source, currency and country, folded like every rollup
+ * (rollup.source.ts).
  */
+import { AMOUNT, CURRENCY, DAY_KEY, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
 
-const KEY = 'team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4';
-
-/** Statements run, in order, after the core rebuild of a day. */
-export const MONEY_REBUILD: readonly string[] = [
-  // The day's purchases without the player (0023), from the sdk_purchase_days rows just rebuilt.
-  `DELETE FROM sdk_purchase_totals WHERE ${KEY}`,
-  `INSERT INTO sdk_purchase_totals (team_id, platform, game_id, day, sku, source, currency, country, purchases,
-     units, amount)
-   SELECT $1::bigint, $2::text, $3::text, $4::date, sku, source, currency, country, sum(purchases)::int,
-     sum(units)::bigint, sum(amount)
-     FROM sdk_purchase_days WHERE ${KEY}
-    GROUP BY sku, source, currency, country`,
-];
-
-/** Tables of its own to ANALYZE after large rebuilds. */
-export const MONEY_TABLES: readonly string[] = ['sdk_purchase_totals'];
+export const MONEY_ROLLUP: RollupSql = {
+  clear: [`DELETE FROM sdk_purchase_totals WHERE ${DAY_KEY}`],
+  fold: [
+    `INSERT INTO sdk_purchase_totals AS t (team_id, platform, game_id, day, sku, source, currency, country, purchases,
+       units, amount)
+     SELECT ${ROW_KEY}, payload->>'sku', COALESCE(payload->>'source', 'iap'), ${CURRENCY}, country, count(*)::int,
+       sum(COALESCE((payload->>'quantity')::bigint, 1))::bigint, sum(${AMOUNT})
+     ${FOLDED} AND type = 'purchase'
+     GROUP BY payload->>'sku', COALESCE(payload->>'source', 'iap'), ${CURRENCY}, country
+     ON CONFLICT (team_id, game_id, day, platform, sku, source, currency, country) DO UPDATE SET
+       purchases = t.purchases + EXCLUDED.purchases, units = t.units + EXCLUDED.units,
+       amount = t.amount + EXCLUDED.amount`,
+  ],
+  tables: ['sdk_purchase_totals'],
+};

@@ -1,0 +1,53 @@
+/**
+ * What every rollup's SQL shares (rollups.repo.ts runs it; views/*.rollup.repo.ts add their own).
+ *
+ * A rollup is kept by folding events into it: its `fold` statements read the events of one
+ * (team, platform, game, UTC day) from the transaction's `sdk_fold` table (FOLDED) and merge them
+ * into the rows already there (counts and sums added, first and last times widened, samples kept
+ * when newer). The job fills sdk_fold with the batches ingest queued (each event once), or, to
+ * rebuild a day whole, runs the `clear` statements and fills it with the day's raw events. One
+ * set of statements serves both.
+ *
+ * Parameters: $1 team, $2 platform, $3 game, $4 day; $5 the virtual currency codes and $6 the
+ * DevEx rate (USD per unit). A statement receives the parameters up to the highest it names.
+ */
+
+export interface RollupSql {
+  /** Deletes the day's rows ($1..$4) of the tables a rebuild replaces. */
+  readonly clear: readonly string[];
+  /** Merges the day's events in sdk_fold into the rollups. */
+  readonly fold: readonly string[];
+  /** Used instead of `fold` when sdk_fold holds the whole day after `clear` (a rebuild). */
+  readonly refold?: readonly string[];
+  /** The tables written (their statistics are refreshed by the job). */
+  readonly tables: readonly string[];
+}
+
+/** The day's rows of a rollup table keyed by (team_id, platform, game_id, day). */
+export const DAY_KEY = 'team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4';
+
+/** The day's events being folded: `SELECT ... ${FOLDED} [AND type = ...]`. */
+export const FOLDED = 'FROM sdk_fold WHERE team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4';
+
+/** The key columns of an inserted row, from the parameters. */
+export const ROW_KEY = '$1::bigint, $2::text, $3::text, $4::date';
+
+/** The events of one fold: the columns of `events` a rollup reads, and the UTC day of `ts`. Dropped
+ * at the end of the transaction. */
+export const CREATE_FOLD_TABLE = `CREATE TEMP TABLE sdk_fold (
+  team_id bigint NOT NULL,
+  platform text NOT NULL,
+  game_id text NOT NULL,
+  day date NOT NULL,
+  event_id text NOT NULL,
+  ts timestamptz NOT NULL,
+  player_id text NOT NULL,
+  session_id text,
+  type text NOT NULL,
+  payload jsonb NOT NULL,
+  country text
+) ON COMMIT DROP`;
+
+/** A purchase event's amount in its own currency, and that currency's code. */
+export const AMOUNT = `(payload->>'price')::float8 * COALESCE((payload->>'quantity')::float8, 1)`;
+export const CURRENCY = `upper(COALESCE(payload->>'currency', 'USD'))`;
