@@ -222,10 +222,16 @@ const CORE: RollupSql = {
      ON CONFLICT (team_id, game_id, day, platform, player_id, format, network, placement) DO UPDATE SET
        impressions = d.impressions + EXCLUDED.impressions, revenue_usd = d.revenue_usd + EXCLUDED.revenue_usd,
        ecpm_count = d.ecpm_count + EXCLUDED.ecpm_count, ecpm_sum = d.ecpm_sum + EXCLUDED.ecpm_sum`,
-    // First days only ever move earlier; the first day's country follows that day's row.
+    // First days only ever move earlier; the first day's country follows that day's row. Rows that
+    // already say so are left out before the insert (a conflict locks its row even when it changes
+    // nothing).
     `INSERT INTO sdk_players AS p (team_id, platform, game_id, player_id, first_day, first_country)
-     SELECT team_id, platform, game_id, player_id, day, country FROM sdk_player_days
+     SELECT team_id, platform, game_id, player_id, day, country FROM sdk_player_days d
       WHERE ${DAY_KEY} AND ${FOLDED_PLAYERS}
+        AND NOT EXISTS (
+          SELECT 1 FROM sdk_players x
+           WHERE x.team_id = $1 AND x.game_id = $3 AND x.platform = $2 AND x.player_id = d.player_id
+             AND (x.first_day < $4::date OR (x.first_day = $4::date AND x.first_country IS NOT DISTINCT FROM d.country)))
      ORDER BY player_id
      ON CONFLICT (team_id, game_id, platform, player_id) DO UPDATE
        SET first_day = EXCLUDED.first_day, first_country = EXCLUDED.first_country
@@ -237,21 +243,31 @@ const CORE: RollupSql = {
        SET first_day = LEAST(g.first_day, EXCLUDED.first_day), last_day = GREATEST(g.last_day, EXCLUDED.last_day)`,
     // The levels view's first finishes (0017): only ever moved earlier, like sdk_players.
     `INSERT INTO sdk_level_firsts AS f (team_id, platform, game_id, player_id, level, first_done_day)
-     SELECT team_id, platform, game_id, player_id, level, day FROM sdk_level_days
+     SELECT team_id, platform, game_id, player_id, level, day FROM sdk_level_days d
       WHERE ${DAY_KEY} AND attempts_to_done IS NOT NULL
         AND (player_id, level) IN (SELECT player_id, (payload->>'level')::bigint ${FOLDED} AND type = 'level')
+        AND NOT EXISTS (
+          SELECT 1 FROM sdk_level_firsts x
+           WHERE x.team_id = $1 AND x.game_id = $3 AND x.player_id = d.player_id AND x.level = d.level
+             AND x.platform = $2 AND x.first_done_day <= $4::date)
      ORDER BY player_id, level
      ON CONFLICT (team_id, game_id, player_id, level, platform) DO UPDATE
        SET first_done_day = EXCLUDED.first_done_day WHERE EXCLUDED.first_done_day < f.first_done_day`,
     // Each player's activity bits (0021), on this platform and on '' (every platform): set, never
     // cleared (a day's events only add players). A day before first_day prepends, after last_day
-    // appends; a row that already says all of it is left alone.
+    // appends; a row that already says all of it is left alone (and left out before the insert).
     `INSERT INTO sdk_player_activity AS a (team_id, game_id, platform, player_id, first_day, last_day, days, paid,
        countries)
      SELECT $1::bigint, $3::text, p.platform, d.player_id, $4::date, $4::date, B'1',
        CASE WHEN d.purchases > 0 THEN B'1' ELSE B'0' END, ARRAY[COALESCE(d.country, '')]
        FROM sdk_player_days d CROSS JOIN (VALUES ($2::text), ('')) AS p (platform)
       WHERE d.team_id = $1 AND d.platform = $2 AND d.game_id = $3 AND d.day = $4 AND d.${FOLDED_PLAYERS}
+        AND NOT EXISTS (
+          SELECT 1 FROM sdk_player_activity x
+           WHERE x.team_id = $1 AND x.game_id = $3 AND x.platform = p.platform AND x.player_id = d.player_id
+             AND $4::date BETWEEN x.first_day AND x.last_day AND get_bit(x.days, $4::date - x.first_day) = 1
+             AND (d.purchases = 0 OR get_bit(x.paid, $4::date - x.first_day) = 1)
+             AND COALESCE(d.country, '') = ANY(x.countries))
       ORDER BY p.platform, d.player_id
      ON CONFLICT (team_id, game_id, platform, player_id) DO UPDATE SET
        days = ${placeBit('a.days', "B'1'")},
@@ -309,7 +325,8 @@ async function begin(tx: Tx): Promise<void> {
 
 /** Folds the events of sdk_fold into every rollup, key by key; returns the keys. */
 async function foldAll(tx: Tx, wholeDay: boolean): Promise<FoldKey[]> {
-  await tx.exec('ANALYZE sdk_fold');
+  // Most statements read one event type: an index spares each a pass over every folded event.
+  await tx.exec('CREATE INDEX ON sdk_fold (type); ANALYZE sdk_fold');
   const keys = await tx.query<FoldKey>(
     `SELECT DISTINCT team_id, platform, game_id, to_char(day, 'YYYY-MM-DD') AS day FROM sdk_fold
       ORDER BY 4, 1, 2, 3`,
@@ -335,19 +352,33 @@ export interface FoldKey {
   day: string;
 }
 
+/** The newest queued batch part's id (0: none): a run folds up to it, not what arrives meanwhile. */
+export async function lastQueued(q: Queryable): Promise<number> {
+  const r = await q.query<{ id: string | null }>('SELECT max(id) AS id FROM sdk_rollup_inbox');
+  return Number(r.rows[0]!.id ?? 0);
+}
+
 /**
- * Folds the oldest `limit` queued batches into the rollups and deletes them from the queue, in
- * `tx`: each stored event is counted once. Returns the batches taken (0: the queue is empty) and the
- * keys folded.
+ * Folds the oldest `limit` queued batch parts (up to id `upTo`) into the rollups and deletes them
+ * from the queue, in `tx`: each stored event is counted once. Returns the parts taken (0: none
+ * left) and the keys folded.
  */
-export async function foldQueued(tx: Tx, limit: number): Promise<{ batches: number; keys: FoldKey[] }> {
+export async function foldQueued(
+  tx: Tx,
+  limit: number,
+  upTo: number,
+): Promise<{ batches: number; keys: FoldKey[] }> {
   await begin(tx);
-  // One index probe per batch (team, receipt time, then its id): OFFSET 0 keeps the planner from
-  // hashing the events of every partition instead.
+  // One index probe per batch and partition (team and receipt time, then its id), the batch's part
+  // taken apart after: OFFSET 0 keeps the planner from hashing the events of every partition, and
+  // from using the game's (team, game, type, ts) index with the day's range, which on a young
+  // table's statistics ("empty") looks as cheap and reads the whole day per batch. No sequential
+  // scan is wanted, whatever the statistics say.
+  await tx.exec('SET LOCAL enable_seqscan = off');
   const r = await tx.query<{ batches: number }>(
     `WITH claimed AS (
        DELETE FROM sdk_rollup_inbox
-        WHERE id IN (SELECT id FROM sdk_rollup_inbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+        WHERE id IN (SELECT id FROM sdk_rollup_inbox WHERE id <= $2 ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING team_id, platform, game_id, day, received_at, batch
      ), loaded AS (
        INSERT INTO sdk_fold (team_id, platform, game_id, day, event_id, ts, player_id, session_id, type, payload,
@@ -355,16 +386,17 @@ export async function foldQueued(tx: Tx, limit: number): Promise<{ batches: numb
        SELECT c.team_id, c.platform, c.game_id, c.day, e.event_id, e.ts, e.player_id, e.session_id, e.type,
          e.payload, e.country
          FROM claimed c CROSS JOIN LATERAL (
-           SELECT event_id, ts, player_id, session_id, type, payload, country FROM events
+           SELECT game_id, platform, event_id, ts, player_id, session_id, type, payload, country FROM events
             WHERE team_id = c.team_id AND received_at = c.received_at AND batch = c.batch
-              AND game_id = c.game_id AND platform = c.platform
-              AND ts >= c.day::timestamp AT TIME ZONE 'UTC' AND ts < (c.day + 1)::timestamp AT TIME ZONE 'UTC'
            OFFSET 0) AS e
+        WHERE e.game_id = c.game_id AND e.platform = c.platform
+          AND e.ts >= c.day::timestamp AT TIME ZONE 'UTC' AND e.ts < (c.day + 1)::timestamp AT TIME ZONE 'UTC'
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM claimed)::int AS batches, (SELECT count(*) FROM loaded)::int AS events`,
-    [limit],
+    [limit, upTo],
   );
+  await tx.exec('SET LOCAL enable_seqscan = on');
   const batches = Number(r.rows[0]!.batches);
   if (batches === 0) return { batches, keys: [] };
   return { batches, keys: await foldAll(tx, false) };

@@ -24,6 +24,7 @@ import {
   analyzeRollups,
   claimTouchedDays,
   foldQueued,
+  lastQueued,
   rebuildDay,
   releaseTouchedDay,
   type TouchedDay,
@@ -67,13 +68,16 @@ export class Rollups {
     return folded + rebuilt;
   }
 
+  /** Folds what was queued when the run began (a run under a steady stream of batches ends). */
   private async foldAll(signal?: AbortSignal): Promise<number> {
     let folded = 0;
+    const upTo = await lastQueued(this.deps.db);
+    if (upTo === 0) return 0;
     for (;;) {
       if (signal?.aborted) return folded;
       let keys: number;
       try {
-        const done = await this.deps.db.transaction((tx) => foldQueued(tx, FOLD_BATCHES));
+        const done = await this.deps.db.transaction((tx) => foldQueued(tx, FOLD_BATCHES, upTo));
         if (done.batches === 0) return folded;
         keys = done.keys.length;
       } catch (err) {
