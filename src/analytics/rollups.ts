@@ -39,8 +39,11 @@ export interface RollupDeps {
 
 /** Days claimed at a time. */
 const CLAIM = 50;
-/** Queued batch parts folded per transaction (a batch is one part per game and day it touches). */
-const FOLD_BATCHES = 200;
+/** Queued batch parts folded per transaction (a batch is one part per game and day it touches):
+ * a fold's cost is partly per event and partly per player and session it updates, so larger folds
+ * cost less per event (on the bench's ingest, 200 parts a transaction folded 41,000 events/s on
+ * PostgreSQL, 1,000 parts 67,000/s; 10,000 no more). */
+const FOLD_BATCHES = 1000;
 /** A claim this old belongs to a run that died: it may be taken again. */
 export const STALE_CLAIM_MS = 10 * 60_000;
 /** Statistics are refreshed after a run that folded or rebuilt this many days, or any number of
