@@ -48,7 +48,7 @@ export interface Config {
   /** SECRETS_KEY_PREVIOUS: older keys that still decrypt (rotation), never used to encrypt. */
   readonly secretsKeyPrevious: readonly Buffer[];
   /** Days raw SDK events are kept (whole monthly partitions are dropped after); ingest refuses
-   * older events, so a late one can never rebuild a day's rollups from a partial day. */
+   * older events, so a rebuild (a repair) can never replace a day's rollups from a partial day. */
   readonly sdkEventRetentionDays: number;
   /** Days an event_id is remembered for dedupe (at most the retention). */
   readonly sdkDedupeHorizonDays: number;

@@ -60,8 +60,8 @@ export function registerAnalytics(app: FastifyInstance, analytics: Analytics): v
   registerExperimentRoutes(app, analytics.experiments);
 }
 
-/** Rebuilds the rollups of the days new events arrived for (every 10 s; a run takes what is due,
- * then pauses PACE times as long as it worked: rollups.ts). */
+/** Folds the queued batches into the rollups (every 10 s; a run takes what is due, then pauses
+ * PACE times as long as it worked: rollups.ts). */
 export function rollupJob(analytics: Analytics): Job {
   return {
     name: 'refresh-sdk-rollups',

@@ -26,6 +26,11 @@ export interface RollupSql {
 /** The day's rows of a rollup table keyed by (team_id, platform, game_id, day). */
 export const DAY_KEY = 'team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4';
 
+/** The `clear` statements of tables keyed by day: each deletes the day's rows. */
+export function clearDays(tables: readonly string[]): string[] {
+  return tables.map((table) => `DELETE FROM ${table} WHERE ${DAY_KEY}`);
+}
+
 /** The day's events being folded: `SELECT ... ${FOLDED} [AND type = ...]`. */
 export const FOLDED = 'FROM sdk_fold WHERE team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4';
 

@@ -10,6 +10,7 @@ import {
   AMOUNT,
   CREATE_FOLD_TABLE,
   CURRENCY,
+  clearDays,
   DAY_KEY,
   FOLDED,
   ROW_KEY,
@@ -123,14 +124,14 @@ const FOLDED_PLAYERS = `player_id IN (SELECT player_id ${FOLDED})`;
 /** The core rollups: players, sessions, purchases, ads, levels (rows per player and day), and what
  * is derived from a day's player rows (first days, activity bits, games, due day stats). */
 const CORE: RollupSql = {
-  clear: [
-    `DELETE FROM sdk_player_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_session_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_purchase_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_ad_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_level_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_ad_player_days WHERE ${DAY_KEY}`,
-  ],
+  clear: clearDays([
+    'sdk_player_days',
+    'sdk_session_days',
+    'sdk_purchase_days',
+    'sdk_ad_days',
+    'sdk_level_days',
+    'sdk_ad_player_days',
+  ]),
   fold: [
     // The day's country is that of the player's latest event with one (country_ts).
     `INSERT INTO sdk_player_days AS p (team_id, platform, game_id, day, player_id, events, country, country_ts,

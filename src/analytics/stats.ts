@@ -1,6 +1,6 @@
 /**
- * The rollup job's second step: per game, the day stats (sdk_day_stats) of the days its rebuilt
- * days move. A rebuilt day D changes its own actives and revenue, the sessions started up to two
+ * The rollup job's second step: per game, the day stats (sdk_day_stats) of the days its folded or
+ * rebuilt days move. A changed day D changes its own actives and revenue, the sessions started up to two
  * days before it (a session's fragments span at most three days), and the WAU and MAU moves of
  * days D .. D + 30 (the stretches it opens and the earlier ones it closes sooner). Each game's
  * span is recomputed with the same code a live request uses (views/daily.ts), for each of its

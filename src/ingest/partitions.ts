@@ -13,8 +13,8 @@ export const MAX_EVENT_AGE_MS = MAX_EVENT_AGE_DAYS * DAY_MS;
 export const MAX_EVENT_AHEAD_MS = DAY_MS;
 
 /** How far back `ts` may lie. Never beyond the raw-event retention: an event of a month already
- * dropped would make the rollup job rebuild its day from that one event, replacing the kept
- * rollups (retention.ts). */
+ * dropped would leave its day with that one raw event, and a rebuild of the day (a repair) would
+ * replace the kept rollups with it (retention.ts). */
 export interface AgeLimit {
   ms: number;
   /** As the out_of_range message says it. */

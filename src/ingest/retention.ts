@@ -8,8 +8,8 @@
  * all of it has aged out.
  *
  * Why ingest refuses events older than the retention (pipeline.ts, partitions.ts ageLimit): the
- * rollup job rebuilds a day from the raw events and replaces its rollups, so one late event for a
- * dropped day would replace the day's kept rollups with that one event.
+ * rollup job can rebuild a day from the raw events (a repair), replacing its rollups, so a rebuild
+ * of a dropped day holding one late event would replace the day's kept rollups with that event.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/index.js';

@@ -10,9 +10,10 @@
  *     evaluate-alerts               every ALERT_INTERVAL_SEC (15 min)
  *     deliver-alerts                every minute (e-mail, webhooks, retries)
  *     purge-expired-refresh-tokens  daily
- *     refresh-sdk-rollups           every 10 s: rebuilds the SDK analytics rollups of the days new
- *                                   events arrived for, then pauses 8 × as long as it worked
- *                                   (within a minute of the raw events while a run takes ≤ 4.5 s)
+ *     refresh-sdk-rollups           every 10 s: folds the batches ingest queued into the SDK
+ *                                   analytics rollups (and rebuilds days marked for repair), then
+ *                                   pauses 8 × as long as it worked (within a minute of the raw
+ *                                   events while a run takes ≤ 4.5 s)
  *     sdk-retention                 daily: drops `events` months wholly older than
  *                                   SDK_EVENT_RETENTION_DAYS, forgets event ids older than
  *                                   SDK_DEDUPE_HORIZON_DAYS (rollups are kept)

@@ -1,7 +1,7 @@
 /**
  * SQL of the ads view. Without a segment it reads sdk_ad_days (one row per day and dimension); with
  * one it reads sdk_ad_player_days (the same figures per player, migration 0019), since only a table
- * with player_id can keep a segment's players. Both are rebuilt from the same events, so the
+ * with player_id can keep a segment's players. Both are folded from the same events, so the
  * figures agree. Daily actives (the ARPDAU denominator) come from the stored day stats, or from
  * sdk_player_days for a segment (monetization.repo.ts moneyPoints).
  */

@@ -3,19 +3,19 @@
  * rollup (rollup.source.ts): per player and day, zone entries, dwell exits per rounded dwell time,
  * equips and shares; survey impressions and answers one row each.
  */
-import { DAY_KEY, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
+import { clearDays, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
 
 const KEY = 'team_id, game_id, day, platform, player_id';
 
 export const BRAND_ROLLUP: RollupSql = {
-  clear: [
-    `DELETE FROM sdk_brand_zone_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_brand_dwell_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_brand_equip_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_brand_share_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_brand_survey_shown WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_brand_survey_responses WHERE ${DAY_KEY}`,
-  ],
+  clear: clearDays([
+    'sdk_brand_zone_days',
+    'sdk_brand_dwell_days',
+    'sdk_brand_equip_days',
+    'sdk_brand_share_days',
+    'sdk_brand_survey_shown',
+    'sdk_brand_survey_responses',
+  ]),
   fold: [
     `INSERT INTO sdk_brand_zone_days AS d (team_id, platform, game_id, day, player_id, zone_id, entries)
      SELECT ${ROW_KEY}, player_id, payload->>'zone_id', count(*)::int

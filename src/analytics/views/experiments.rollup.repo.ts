@@ -4,12 +4,12 @@
  * (name experiment_exposure) per experiment and variant. An exposure without both an `experiment`
  * and a `variant` string names nothing and is left out.
  */
-import { DAY_KEY, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
+import { clearDays, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
 
 export const EXPOSURE_EVENT = 'experiment_exposure';
 
 export const EXPERIMENT_ROLLUP: RollupSql = {
-  clear: [`DELETE FROM sdk_custom_player_days WHERE ${DAY_KEY}`],
+  clear: clearDays(['sdk_custom_player_days']),
   fold: [
     `INSERT INTO sdk_custom_player_days AS d (team_id, platform, game_id, day, player_id, name, experiment, variant,
        events, first_ts, last_ts)

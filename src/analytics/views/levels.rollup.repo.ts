@@ -5,7 +5,7 @@
  * keeps a fold of another platform's day from deriving them from what it saw before this one
  * commits.
  */
-import { DAY_KEY, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
+import { clearDays, DAY_KEY, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
 
 /** One player's rows at one level and platform, oldest first. */
 const PAIR = 'PARTITION BY platform, player_id, level';
@@ -114,7 +114,7 @@ const LEVEL_OUTCOMES = `INSERT INTO sdk_level_outcomes AS o (team_id, platform, 
 const UNREACHED = `DELETE FROM sdk_level_reach WHERE team_id = $1 AND game_id = $3 AND platform IN ($2, '') AND players = 0`;
 
 export const LEVEL_ROLLUP: RollupSql = {
-  clear: [`DELETE FROM sdk_level_outcomes WHERE ${DAY_KEY}`],
+  clear: clearDays(['sdk_level_outcomes']),
   fold: [LEVEL_OUTCOMES, reach(FOLDED_PAIRS), UNREACHED],
   // A rebuild also derives again the pairs the day had before (those it no longer has go).
   refold: [

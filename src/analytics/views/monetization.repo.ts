@@ -3,7 +3,7 @@
  * per-day rollups: revenue and daily actives from sdk_day_stats, players and payers from
  * sdk_player_activity (one row per player), purchase breakdowns from sdk_purchase_totals (migration
  * 0023: per day and dimension, no player). A segment's players can only be kept by tables with
- * player_id, so then it reads sdk_player_days and sdk_purchase_days; both paths are rebuilt from
+ * player_id, so then it reads sdk_player_days and sdk_purchase_days; both paths are folded from
  * the same events and agree. sdk_player_days.revenue_usd already holds USD plus Robux at the DevEx
  * rate; the purchase tables keep each purchase's own currency: PURCHASE_USD converts USD and the
  * virtual currency and leaves every other code out of USD (it is reported apart, never summed in).

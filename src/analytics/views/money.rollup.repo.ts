@@ -3,10 +3,10 @@
  * without the player, per SKU, source, currency and country, folded like every rollup
  * (rollup.source.ts).
  */
-import { AMOUNT, CURRENCY, DAY_KEY, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
+import { AMOUNT, CURRENCY, clearDays, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
 
 export const MONEY_ROLLUP: RollupSql = {
-  clear: [`DELETE FROM sdk_purchase_totals WHERE ${DAY_KEY}`],
+  clear: clearDays(['sdk_purchase_totals']),
   fold: [
     `INSERT INTO sdk_purchase_totals AS t (team_id, platform, game_id, day, sku, source, currency, country, purchases,
        units, amount)

@@ -6,7 +6,7 @@
  * the crashes view. A crash group's or error prefix's sample is its latest event's (ties to the
  * smallest event id): a fold keeps the newer of the row's and its own.
  */
-import { DAY_KEY, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
+import { clearDays, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
 
 /** A payload number rounded to `step` (0.1 or 1): the resolution the percentiles are stated at. */
 const rounded = (field: string, perUnit: number) =>
@@ -24,12 +24,7 @@ const newer = (r: string, column: string) => `CASE WHEN EXCLUDED.last_ts > ${r}.
   THEN EXCLUDED.${column} ELSE ${r}.${column} END`;
 
 export const QUALITY_ROLLUP: RollupSql = {
-  clear: [
-    `DELETE FROM sdk_perf_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_perf_value_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_crash_days WHERE ${DAY_KEY}`,
-    `DELETE FROM sdk_error_days WHERE ${DAY_KEY}`,
-  ],
+  clear: clearDays(['sdk_perf_days', 'sdk_perf_value_days', 'sdk_crash_days', 'sdk_error_days']),
   fold: [
     `INSERT INTO sdk_perf_days AS d (team_id, platform, game_id, day, player_id, session_id, device, samples, fps,
        frame_time_ms, memory_mb)
