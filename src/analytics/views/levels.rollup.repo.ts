@@ -35,8 +35,10 @@ const reach = (pairs: string): string =>
    ), mine AS (
      SELECT player_id, level, day, attempts, attempts_to_done FROM old WHERE platform = $2::text AND day <> $4::date
      UNION ALL
-     SELECT player_id, level, day, attempts, attempts_to_done FROM sdk_level_days
-      WHERE ${DAY_KEY} AND (player_id, level) IN (SELECT player_id, level FROM pairs)
+     SELECT d.player_id, d.level, d.day, d.attempts, d.attempts_to_done
+       FROM pairs p JOIN sdk_level_days d
+         ON d.team_id = $1 AND d.platform = $2 AND d.game_id = $3 AND d.day = $4 AND d.player_id = p.player_id
+        AND d.level = p.level
    ), src AS (
      SELECT $2::text AS platform, player_id, level, day, attempts, attempts_to_done FROM mine
      UNION ALL
