@@ -223,16 +223,10 @@ const CORE: RollupSql = {
      ON CONFLICT (team_id, game_id, day, platform, player_id, format, network, placement) DO UPDATE SET
        impressions = d.impressions + EXCLUDED.impressions, revenue_usd = d.revenue_usd + EXCLUDED.revenue_usd,
        ecpm_count = d.ecpm_count + EXCLUDED.ecpm_count, ecpm_sum = d.ecpm_sum + EXCLUDED.ecpm_sum`,
-    // First days only ever move earlier; the first day's country follows that day's row. Rows that
-    // already say so are left out before the insert (a conflict locks its row even when it changes
-    // nothing).
+    // First days only ever move earlier; the first day's country follows that day's row.
     `INSERT INTO sdk_players AS p (team_id, platform, game_id, player_id, first_day, first_country)
      SELECT team_id, platform, game_id, player_id, day, country FROM sdk_player_days d
       WHERE ${DAY_KEY} AND ${FOLDED_PLAYERS}
-        AND NOT EXISTS (
-          SELECT 1 FROM sdk_players x
-           WHERE x.team_id = $1 AND x.game_id = $3 AND x.platform = $2 AND x.player_id = d.player_id
-             AND (x.first_day < $4::date OR (x.first_day = $4::date AND x.first_country IS NOT DISTINCT FROM d.country)))
      ORDER BY player_id
      ON CONFLICT (team_id, game_id, platform, player_id) DO UPDATE
        SET first_day = EXCLUDED.first_day, first_country = EXCLUDED.first_country
@@ -247,28 +241,18 @@ const CORE: RollupSql = {
      SELECT team_id, platform, game_id, player_id, level, day FROM sdk_level_days d
       WHERE ${DAY_KEY} AND attempts_to_done IS NOT NULL
         AND (player_id, level) IN (SELECT player_id, (payload->>'level')::bigint ${FOLDED} AND type = 'level')
-        AND NOT EXISTS (
-          SELECT 1 FROM sdk_level_firsts x
-           WHERE x.team_id = $1 AND x.game_id = $3 AND x.player_id = d.player_id AND x.level = d.level
-             AND x.platform = $2 AND x.first_done_day <= $4::date)
      ORDER BY player_id, level
      ON CONFLICT (team_id, game_id, player_id, level, platform) DO UPDATE
        SET first_done_day = EXCLUDED.first_done_day WHERE EXCLUDED.first_done_day < f.first_done_day`,
     // Each player's activity bits (0021), on this platform and on '' (every platform): set, never
     // cleared (a day's events only add players). A day before first_day prepends, after last_day
-    // appends; a row that already says all of it is left alone (and left out before the insert).
+    // appends; a row that already says all of it is left alone.
     `INSERT INTO sdk_player_activity AS a (team_id, game_id, platform, player_id, first_day, last_day, days, paid,
        countries)
      SELECT $1::bigint, $3::text, p.platform, d.player_id, $4::date, $4::date, B'1',
        CASE WHEN d.purchases > 0 THEN B'1' ELSE B'0' END, ARRAY[COALESCE(d.country, '')]
        FROM sdk_player_days d CROSS JOIN (VALUES ($2::text), ('')) AS p (platform)
       WHERE d.team_id = $1 AND d.platform = $2 AND d.game_id = $3 AND d.day = $4 AND d.${FOLDED_PLAYERS}
-        AND NOT EXISTS (
-          SELECT 1 FROM sdk_player_activity x
-           WHERE x.team_id = $1 AND x.game_id = $3 AND x.platform = p.platform AND x.player_id = d.player_id
-             AND $4::date BETWEEN x.first_day AND x.last_day AND get_bit(x.days, $4::date - x.first_day) = 1
-             AND (d.purchases = 0 OR get_bit(x.paid, $4::date - x.first_day) = 1)
-             AND COALESCE(d.country, '') = ANY(x.countries))
       ORDER BY p.platform, d.player_id
      ON CONFLICT (team_id, game_id, platform, player_id) DO UPDATE SET
        days = ${placeBit('a.days', "B'1'")},

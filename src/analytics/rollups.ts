@@ -46,8 +46,10 @@ const CLAIM = 50;
 const FOLD_BATCHES = 1000;
 /** A claim this old belongs to a run that died: it may be taken again. */
 export const STALE_CLAIM_MS = 10 * 60_000;
-/** Statistics are refreshed after a run that folded or rebuilt this many days, or any number of
- * days once this long has passed since the last refresh. */
+/** Statistics are refreshed after this many days folded or rebuilt since the last refresh (sooner
+ * while the job has done little: after 1, 2, 4, 8 and 16 days, as tables grow from empty and plans
+ * made on an empty table's statistics pick the wrong index), or any number of days once this long
+ * has passed since the last refresh. */
 const ANALYZE_AFTER_DAYS = 20;
 const ANALYZE_EVERY_MS = 15 * 60_000;
 /** The scheduled job pauses this many times the length of a run that folded anything. */
@@ -56,6 +58,7 @@ export const PACE = 8;
 export class Rollups {
   private lastAnalyzeMs = Number.NEGATIVE_INFINITY;
   private sinceAnalyze = 0;
+  private analyzedDays = 0;
 
   constructor(private readonly deps: RollupDeps) {}
 
@@ -99,8 +102,10 @@ export class Rollups {
   private async analyzeIfDue(rebuilt: number, signal?: AbortSignal): Promise<void> {
     this.sinceAnalyze += rebuilt;
     const now = performance.now();
-    const due = this.sinceAnalyze >= ANALYZE_AFTER_DAYS || now - this.lastAnalyzeMs >= ANALYZE_EVERY_MS;
+    const after = Math.min(ANALYZE_AFTER_DAYS, Math.max(1, this.analyzedDays));
+    const due = this.sinceAnalyze >= after || now - this.lastAnalyzeMs >= ANALYZE_EVERY_MS;
     if (this.sinceAnalyze > 0 && due && !signal?.aborted) {
+      this.analyzedDays += this.sinceAnalyze;
       await analyzeRollups(this.deps.db);
       this.sinceAnalyze = 0;
       this.lastAnalyzeMs = now;
@@ -114,13 +119,13 @@ export class Rollups {
       const now = this.deps.clock.now();
       const keys = await claimTouchedDays(this.deps.db, now, new Date(now.getTime() - STALE_CLAIM_MS), CLAIM);
       if (keys.length === 0) return rebuilt;
-      let batch = 0;
       for (const key of keys) {
         if (signal?.aborted) break;
-        if (await this.rebuild(key)) batch += 1;
+        if (await this.rebuild(key)) {
+          rebuilt += 1;
+          await this.analyzeIfDue(1, signal);
+        }
       }
-      rebuilt += batch;
-      await this.analyzeIfDue(batch, signal);
       // Keys left claimed by an abort are taken again once stale (or by the next run's claim).
     }
   }
