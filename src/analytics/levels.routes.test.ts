@@ -8,10 +8,15 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsTeam, analyticsTeam, getView, sendEvents } from '../../test/helpers/analytics.js';
+import {
+  type AnalyticsTeam,
+  analyticsTeam,
+  getView,
+  sendEvents,
+  sendInBatches,
+} from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
-import { postEvents } from '../../test/helpers/ingest.js';
 import { fixedClock } from '../clock.js';
 
 let n = 0;
@@ -368,22 +373,7 @@ describe.each(testEngines())('SDK analytics: levels view, counts against the raw
             ...e,
             event_id: `lvp-${run}-${String(i).padStart(4, '0')}`,
           }));
-          let at = 0;
-          for (let b = 0; at < events.length; b += 1) {
-            const plan = batches[b % batches.length]!;
-            const res = await postEvents(t.app, {
-              api_key: team.key,
-              events: events.slice(at, at + plan.size),
-            });
-            expect(res.statusCode, res.body).toBeLessThan(300);
-            at += plan.size;
-            if (plan.rollup) {
-              await t.app.ingest.writer.flush();
-              await t.services.analytics.service.rollups.run();
-            }
-          }
-          await t.app.ingest.writer.flush();
-          await t.services.analytics.service.rollups.run();
+          await sendInBatches(t, team.key, events, batches);
           for (const [from, to] of [
             [PROP_DAYS[0]!, PROP_DAYS.at(-1)!],
             ['2026-11-15', '2026-11-18'],

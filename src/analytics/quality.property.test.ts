@@ -9,10 +9,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnalyticsTeam, analyticsTeam, getView } from '../../test/helpers/analytics.js';
+import { type AnalyticsTeam, analyticsTeam, getView, sendInBatches } from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testEngines } from '../../test/helpers/db.js';
-import { postEvents } from '../../test/helpers/ingest.js';
 import { fixedClock } from '../clock.js';
 import type { SegmentResolver } from './analytics.service.js';
 
@@ -335,21 +334,7 @@ describe.each(testEngines())(
               };
             });
             const sent = [...distinct, ...repeats.map((r) => distinct[r % distinct.length]!)];
-            let at = 0;
-            for (let b = 0; at < sent.length; b += 1) {
-              const plan = batches[b % batches.length]!;
-              const batch = sent.slice(at, at + plan.size);
-              at += plan.size;
-              t.app.ingest.service.mode = plan.sync ? 'sync' : 'async';
-              const res = await postEvents(t.app, { api_key: team.key, events: batch });
-              expect(res.statusCode, res.body).toBeLessThan(300);
-              if (plan.rollup) {
-                await t.app.ingest.writer.flush();
-                await t.services.analytics.service.rollups.run();
-              }
-            }
-            await t.app.ingest.writer.flush();
-            await t.services.analytics.service.rollups.run();
+            await sendInBatches(t, team.key, sent, batches);
 
             const range = { from: DAYS[0]!, to: DAYS.at(-1)! };
             const perf = await view(team, 'performance', range);

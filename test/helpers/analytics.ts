@@ -86,3 +86,35 @@ export async function withSegment<T>(t: TestApp, players: string[], read: () => 
     service.segments = before;
   }
 }
+
+/** One batch of a property test's plan: its size, the ingest mode (unchanged when absent) and
+ * whether the rollup job runs after it. */
+export interface BatchPlan {
+  size: number;
+  sync?: boolean;
+  rollup: boolean;
+}
+
+/** Posts `events` in batches cut by `plan` (cycled), each expected 2xx, storing queued batches and
+ * running the rollup job after the batches that ask for it and once at the end. */
+export async function sendInBatches(
+  t: TestApp,
+  key: string,
+  events: readonly object[],
+  plan: readonly BatchPlan[],
+): Promise<void> {
+  let at = 0;
+  for (let b = 0; at < events.length; b += 1) {
+    const step = plan[b % plan.length]!;
+    if (step.sync !== undefined) t.app.ingest.service.mode = step.sync ? 'sync' : 'async';
+    const res = await postEvents(t.app, { api_key: key, events: events.slice(at, at + step.size) });
+    if (res.statusCode >= 300) throw new Error(`ingest answered ${res.statusCode} ${res.body.slice(0, 500)}`);
+    at += step.size;
+    if (step.rollup) {
+      await t.app.ingest.writer.flush();
+      await t.services.analytics.service.rollups.run();
+    }
+  }
+  await t.app.ingest.writer.flush();
+  await t.services.analytics.service.rollups.run();
+}
