@@ -20,6 +20,8 @@ export type GenreTiming = Static<typeof GenreTimingSchema>;
 const DAY_MS = 86_400_000;
 /** History needed before the learned uplift replaces the prior. */
 export const LEARN_AFTER_DAYS = 365;
+/** The least mean CCU a window's baseline may have to count. */
+const MIN_BASELINE_CCU = 1;
 /** Days either side of a window occurrence that form its baseline. */
 const BASELINE_DAYS = 30;
 /** The calendar fades windows in and out over 3 days; those days belong to no baseline. */
@@ -31,8 +33,9 @@ export const TIMING_METHOD = [
   'both days inclusive, UTC. Uplift per genre: with at least 365 days of stored daily genre CCU, the',
   'learned uplift = mean over the window’s past occurrences (weighted by observed days) of mean CCU on',
   'the window’s days / mean CCU on the days within 30 days before and after it that are at least 3 days',
-  'clear of every window; a local baseline on both sides cancels the genre’s own trend. Before that, or',
-  'for a window with no usable occurrence yet, the prior calendar: window uplift × the genre’s extra',
+  'clear of every window; a local baseline on both sides cancels the genre’s own trend (an occurrence',
+  'whose baseline averages under 1 CCU is not used). Before that, or for a window with no usable',
+  'occurrence yet, the prior calendar: window uplift × the genre’s extra',
   'factor. score = 50 + 50·tanh(4·ln(uplift)), 1 decimal: 50 means no change, +15% ≈ 75, +40% ≈ 94,',
   '−20% ≈ 14. best_windows: uplift above 1, best first; avoid: labels of windows with uplift below 1,',
   'worst first (uplift compared at 4 decimals).',
@@ -169,7 +172,9 @@ function learnedUplift(
       ...valuesIn(series, end + 1, end + BASELINE_DAYS, isClear),
     ];
     const base = mean(clear);
-    if (inside.length === 0 || base === null || base <= 0) continue;
+    // A baseline under one player on average says nothing about the window (and near 0 the ratio
+    // grows without bound).
+    if (inside.length === 0 || base === null || base < MIN_BASELINE_CCU) continue;
     weighted += (mean(inside)! / base) * inside.length;
     weight += inside.length;
     seasons++;
