@@ -7,15 +7,18 @@ import { clearDays, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js'
 
 const KEY = 'team_id, game_id, day, platform, player_id';
 
+/** The tables kept here, one row set per day. */
+const TABLES: readonly string[] = [
+  'sdk_brand_zone_days',
+  'sdk_brand_dwell_days',
+  'sdk_brand_equip_days',
+  'sdk_brand_share_days',
+  'sdk_brand_survey_shown',
+  'sdk_brand_survey_responses',
+];
+
 export const BRAND_ROLLUP: RollupSql = {
-  clear: clearDays([
-    'sdk_brand_zone_days',
-    'sdk_brand_dwell_days',
-    'sdk_brand_equip_days',
-    'sdk_brand_share_days',
-    'sdk_brand_survey_shown',
-    'sdk_brand_survey_responses',
-  ]),
+  clear: clearDays(TABLES),
   fold: [
     `INSERT INTO sdk_brand_zone_days AS d (team_id, platform, game_id, day, player_id, zone_id, entries)
      SELECT ${ROW_KEY}, player_id, payload->>'zone_id', count(*)::int
@@ -50,12 +53,5 @@ export const BRAND_ROLLUP: RollupSql = {
        NULLIF(payload->>'cohort', '')
      ${FOLDED} AND type = 'brand_survey_response'`,
   ],
-  tables: [
-    'sdk_brand_zone_days',
-    'sdk_brand_dwell_days',
-    'sdk_brand_equip_days',
-    'sdk_brand_share_days',
-    'sdk_brand_survey_shown',
-    'sdk_brand_survey_responses',
-  ],
+  tables: TABLES,
 };

@@ -23,8 +23,16 @@ const newer = (r: string, column: string) => `CASE WHEN EXCLUDED.last_ts > ${r}.
     OR (EXCLUDED.last_ts = ${r}.last_ts AND EXCLUDED.sample_event_id < ${r}.sample_event_id)
   THEN EXCLUDED.${column} ELSE ${r}.${column} END`;
 
+/** The tables kept here, one row set per day. */
+const TABLES: readonly string[] = [
+  'sdk_perf_days',
+  'sdk_perf_value_days',
+  'sdk_crash_days',
+  'sdk_error_days',
+];
+
 export const QUALITY_ROLLUP: RollupSql = {
-  clear: clearDays(['sdk_perf_days', 'sdk_perf_value_days', 'sdk_crash_days', 'sdk_error_days']),
+  clear: clearDays(TABLES),
   fold: [
     `INSERT INTO sdk_perf_days AS d (team_id, platform, game_id, day, player_id, session_id, device, samples, fps,
        frame_time_ms, memory_mb)
@@ -75,5 +83,5 @@ export const QUALITY_ROLLUP: RollupSql = {
        last_ts = GREATEST(d.last_ts, EXCLUDED.last_ts), sample_message = ${newer('d', 'sample_message')},
        sample_event_id = ${newer('d', 'sample_event_id')}`,
   ],
-  tables: ['sdk_perf_days', 'sdk_perf_value_days', 'sdk_crash_days', 'sdk_error_days'],
+  tables: TABLES,
 };
