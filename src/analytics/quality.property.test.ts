@@ -171,7 +171,10 @@ function expectedPerformance(events: Ev[]) {
 
 const KEYS = TRACES.map((t) => createHash('md5').update(t.frames.join('\n')).digest('hex'));
 
-function expectedCrashes(events: Ev[]) {
+/** The crashes view over `days` (a run of DAYS): per day, or one point per ISO week (`week`: its
+ * Monday; DAYS lie in one week). */
+function expectedCrashes(all: Ev[], days: readonly string[] = DAYS, week?: string) {
+  const events = all.filter((e) => days.includes(day(e)));
   const crashes = events.filter((e) => e.type === 'crash');
   const keyOf = (e: Ev) => {
     const sig = e.payload.signature as string | undefined;
@@ -230,15 +233,20 @@ function expectedCrashes(events: Ev[]) {
     crashes: crashes.length,
     groups_total: groups.size,
     ...shares(events),
-    crash_free: DAYS.map((d) => ({ date: d, ...shares(events.filter((e) => day(e) === d)) })),
+    crash_free: week
+      ? [{ date: week, ...shares(events) }]
+      : days.map((d) => ({ date: d, ...shares(events.filter((e) => day(e) === d)) })),
     groups: list,
   };
 }
 
 const SEVERITY = ['fatal', 'error', 'warn'];
 
-function expectedErrors(events: Ev[]) {
-  const errs = events.filter((e) => e.type === 'error');
+/** The errors view over `days` (a run of DAYS) of the events of `platform` (every one by default). */
+function expectedErrors(all: Ev[], days: readonly string[] = DAYS, platform?: string) {
+  const errs = all.filter(
+    (e) => e.type === 'error' && days.includes(day(e)) && (platform === undefined || e.platform === platform),
+  );
   const keyOf = (e: Ev) => ({
     severity: e.payload.severity as string,
     source: (e.payload.source as string | undefined) ?? null,
@@ -258,7 +266,7 @@ function expectedErrors(events: Ev[]) {
       first_seen: iso(byTs[0]!),
       last_seen: iso(byTs.at(-1)!),
       sample_message: byTs.at(-1)!.payload.message,
-      series: DAYS.map((d) => ({ date: d, errors: es.filter((e) => day(e) === d).length })),
+      series: days.map((d) => ({ date: d, errors: es.filter((e) => day(e) === d).length })),
     };
   });
   list.sort(
@@ -328,7 +336,10 @@ describe.each(testEngines())(
                 platform: e.platform,
                 game_id: 'prop-game',
                 player_id: e.player,
-                ...(e.session === null ? {} : { session_id: `${e.player}-s${e.session}-${e.day}` }),
+                // Session 1 of a player goes on across the days (its rows name their previous day).
+                ...(e.session === null
+                  ? {}
+                  : { session_id: e.session === 1 ? `${e.player}-s1` : `${e.player}-s0-${e.day}` }),
                 type: e.body.type,
                 payload: { ...payload, ...(template === undefined ? {} : { template }) },
               };
@@ -344,6 +355,19 @@ describe.each(testEngines())(
             });
             expect(await view(team, 'crashes', range)).toEqual(expectedCrashes(distinct));
             expect(await view(team, 'errors', range)).toEqual(expectedErrors(distinct));
+            // From the second day: a session seen on the first day counts again, once.
+            const later = DAYS.slice(1);
+            const tail = { from: later[0]!, to: later.at(-1)! };
+            expect(await view(team, 'crashes', tail)).toEqual(expectedCrashes(distinct, later));
+            expect(await view(team, 'crashes', { ...tail, granularity: 'week' })).toEqual(
+              expectedCrashes(distinct, later, '2026-10-26'),
+            );
+            expect(await view(team, 'errors', tail)).toEqual(expectedErrors(distinct, later));
+            for (const platform of PLATFORMS) {
+              expect(await view(team, 'errors', { ...tail, platform })).toEqual(
+                expectedErrors(distinct, later, platform),
+              );
+            }
 
             const service = t.services.analytics.service;
             const before: SegmentResolver | undefined = service.segments;

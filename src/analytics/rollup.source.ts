@@ -56,3 +56,45 @@ export const CREATE_FOLD_TABLE = `CREATE TEMP TABLE sdk_fold (
 /** A purchase event's amount in its own currency, and that currency's code. */
 export const AMOUNT = `(payload->>'price')::float8 * COALESCE((payload->>'quantity')::float8, 1)`;
 export const CURRENCY = `upper(COALESCE(payload->>'currency', 'USD'))`;
+
+/**
+ * A "previous day" column of a rollup table keyed by day: for each row, the day of the row before
+ * it in its entity's order (null for the entity's first). The rows of a day range whose column is
+ * null or before the range are then exactly one per entity with a row in it, so a view counts
+ * distinct players or sessions over any range in one scan, without hashing or sorting them. A
+ * row's order is (day, then `tieBreak`): rows of one entity on one day (other platforms, other
+ * groups) follow the first, their column that same day.
+ */
+export interface PrevDay {
+  readonly column: string;
+  /** The columns naming the entity (besides team and game). */
+  readonly entity: readonly string[];
+  /** The rest of a row's order after its day. */
+  readonly tieBreak?: readonly string[];
+}
+
+/**
+ * The fold statement keeping `prevs` of `table` (key: its key columns besides team and game) for
+ * the entities of the folded events: `folded` selects their (`touched`) columns. Only rows from the
+ * folded day on can change (a row's predecessor is earlier in its order), and only the rows whose
+ * value changed are written.
+ */
+export function prevDaysSql(
+  table: string,
+  key: readonly string[],
+  touched: readonly string[],
+  folded: string,
+  prevs: readonly PrevDay[],
+): string {
+  const lags = prevs.map(
+    (p) =>
+      `lag(day) OVER (PARTITION BY ${p.entity.join(', ')} ORDER BY ${['day', ...(p.tieBreak ?? [])].join(', ')}) AS ${p.column}`,
+  );
+  const cols = prevs.map((p) => p.column);
+  return `UPDATE ${table} AS t SET ${cols.map((c) => `${c} = w.${c}`).join(', ')}
+    FROM (SELECT ${key.join(', ')}, ${lags.join(', ')}
+            FROM ${table} WHERE team_id = $1 AND game_id = $3 AND (${touched.join(', ')}) IN (${folded})) AS w
+   WHERE t.team_id = $1 AND t.game_id = $3 AND ${key.map((k) => `t.${k} = w.${k}`).join(' AND ')}
+     AND w.day >= $4::date
+     AND ROW(${cols.map((c) => `t.${c}`).join(', ')}) IS DISTINCT FROM ROW(${cols.map((c) => `w.${c}`).join(', ')})`;
+}

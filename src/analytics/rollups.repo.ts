@@ -13,6 +13,7 @@ import {
   clearDays,
   DAY_KEY,
   FOLDED,
+  prevDaysSql,
   ROW_KEY,
   type RollupSql,
 } from './rollup.source.js';
@@ -165,6 +166,14 @@ const CORE: RollupSql = {
        last_ts = GREATEST(s.last_ts, EXCLUDED.last_ts),
        end_duration_s = GREATEST(s.end_duration_s, EXCLUDED.end_duration_s),
        events = s.events + EXCLUDED.events`,
+    // Each folded session's previous day with events (0031; rollup.source.ts, PrevDay).
+    prevDaysSql(
+      'sdk_session_days',
+      ['day', 'platform', 'player_id', 'session_id'],
+      ['platform', 'player_id', 'session_id'],
+      `SELECT $2::text, player_id, session_id ${FOLDED} AND session_id IS NOT NULL`,
+      [{ column: 'prev_day', entity: ['platform', 'player_id', 'session_id'] }],
+    ),
     `INSERT INTO sdk_purchase_days AS d (team_id, platform, game_id, day, player_id, sku, source, currency, country,
        purchases, units, amount)
      SELECT ${ROW_KEY}, player_id, payload->>'sku', COALESCE(payload->>'source', 'iap'), ${CURRENCY}, country,

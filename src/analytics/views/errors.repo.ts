@@ -1,9 +1,11 @@
 /**
  * SQL of the errors view, over sdk_error_days (migration 0025: errors per day, player, severity,
  * source and message prefix, the message normalised by sdk_normalise_line and cut to 80
- * characters). Players affected are distinct over the range; the segment and platform filters apply.
+ * characters). Players affected are distinct over the range: the rows that are their player's first
+ * of the group (or severity) from the range's start on (the previous-day columns of migration 0031,
+ * firstInRange), counted in one scan; the segment and platform filters apply.
  */
-import { num, scopeParams, scopeSql } from './scope.repo.js';
+import { firstInRange, num, scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
 /** How many groups the view lists. */
@@ -12,6 +14,9 @@ export const TOP_ERROR_GROUPS = 100;
 const RANGE = `FROM sdk_error_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6`;
 /** fatal first, then error, then warn. */
 const SEVERITY_RANK = `CASE severity WHEN 'fatal' THEN 0 WHEN 'error' THEN 1 ELSE 2 END`;
+/** A row that counts its player once for its group, or for its severity (migration 0031). */
+const GROUP_FIRST = firstInRange('prev_day', 'prev_any');
+const SEVERITY_FIRST = firstInRange('severity_prev_day', 'severity_prev_any');
 const GROUP_ORDER = `${SEVERITY_RANK}, count DESC, players DESC, source COLLATE "C", prefix COLLATE "C"`;
 
 function params(ctx: ViewContext): unknown[] {
@@ -29,18 +34,30 @@ export interface ErrorGroupRow {
   sample_message: string;
 }
 
-/** Per group: its sums, first and last, and players (keys compared as bytes, "C": equality is the
- * same, and sorting by the database's locale was most of the time on 180k rows, their size at 10M
- * events); the sample: the C-first message among the group's rows with its latest last_ts (=
- * array_agg ORDER BY last_ts DESC, message COLLATE "C", which sorted every row again), joined for the
- * listed groups only. */
-const GROUPS = `WITH g AS (
+/** Where a row falls in the series: its day, or the Monday of its ISO week. */
+const pointOf = (ctx: ViewContext) => (ctx.granularity === 'week' ? "date_trunc('week', day)::date" : 'day');
+
+/**
+ * The range in one scan of its rows (`p`: per group and series point, the errors, the rows that
+ * count a player for the group and for the severity, first and last; keys compared as bytes, "C":
+ * equality is the same, and sorting by the database's locale was most of the time at 10M events),
+ * then: the first $7 groups (`g` summed over the points, ranked) with their sample, the C-first
+ * message among the group's rows with its latest last_ts, joined for the listed groups only; those
+ * groups' points; and per severity the errors, players and groups. One row shape for the three
+ * (`kind`).
+ */
+const FIGURES = (point: string) => `WITH p AS MATERIALIZED (
     SELECT severity COLLATE "C" AS severity, source COLLATE "C" AS source, prefix COLLATE "C" AS prefix,
-           sum(errors)::int AS count, count(DISTINCT player_id COLLATE "C")::int AS players,
-           min(first_ts) AS first_ts, max(last_ts) AS last_ts
-      ${RANGE} GROUP BY 1, 2, 3
+           ${point} AS b, sum(errors) AS count, count(*) FILTER (WHERE ${GROUP_FIRST}) AS players,
+           count(*) FILTER (WHERE ${SEVERITY_FIRST}) AS severity_players, min(first_ts) AS first_ts,
+           max(last_ts) AS last_ts
+      ${RANGE} GROUP BY 1, 2, 3, 4
+  ), g AS MATERIALIZED (
+    SELECT severity, source, prefix, sum(count)::int AS count, sum(players)::int AS players,
+           sum(severity_players)::int AS severity_players, min(first_ts) AS first_ts, max(last_ts) AS last_ts
+      FROM p GROUP BY 1, 2, 3
   ), top AS (
-    SELECT * FROM g ORDER BY ${GROUP_ORDER} LIMIT $7
+    SELECT *, (row_number() OVER (ORDER BY ${GROUP_ORDER}) - 1)::int AS rank FROM g ORDER BY ${GROUP_ORDER} LIMIT $7
   ), s AS (
     SELECT e.severity, e.source, e.prefix, min(e.sample_message COLLATE "C") AS sample_message
       FROM sdk_error_days AS e JOIN top AS t
@@ -48,57 +65,73 @@ const GROUPS = `WITH g AS (
           AND e.last_ts = t.last_ts
      WHERE ${scopeSql('e')} AND e.day BETWEEN $5 AND $6 GROUP BY e.severity, e.source, e.prefix
   )
-  SELECT severity, source, prefix, count, players,
+  SELECT 'group' AS kind, rank, severity, source, prefix, NULL AS date, count, players, NULL::int AS groups,
     to_char(first_ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS first_seen,
     to_char(last_ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_seen,
     s.sample_message
-  FROM top JOIN s USING (severity, source, prefix) ORDER BY ${GROUP_ORDER}`;
+  FROM top JOIN s USING (severity, source, prefix)
+  UNION ALL
+  SELECT 'point', t.rank, NULL, NULL, NULL, to_char(p.b, 'YYYY-MM-DD'), p.count::int, NULL, NULL, NULL, NULL, NULL
+    FROM p JOIN top AS t USING (severity, source, prefix)
+  UNION ALL
+  SELECT 'severity', NULL, severity, NULL, NULL, NULL, sum(count)::int, sum(severity_players)::int, count(*)::int,
+    NULL, NULL, NULL
+    FROM g GROUP BY severity`;
 
-/** The first `limit` groups: fatal first, then error, then warn; most errors first within each. */
-export async function errorGroups(ctx: ViewContext, limit: number): Promise<ErrorGroupRow[]> {
-  const r = await ctx.db.query<ErrorGroupRow>(GROUPS, [...params(ctx), limit]);
-  return r.rows.map((row) => ({ ...row, count: num(row.count), players: num(row.players) }));
+export interface ErrorFigures {
+  /** The first groups: fatal first, then error, then warn; most errors first within each. */
+  groups: ErrorGroupRow[];
+  /** Errors per series point (day, or Monday of the ISO week) of the listed groups (`rank`: the
+   * group's index in `groups`); points without errors absent. */
+  points: { rank: number; date: string; count: number }[];
+  /** Per severity with errors: errors, distinct players and groups in the range. */
+  severities: { severity: string; count: number; players: number; groups: number }[];
 }
 
-/** Errors per series point (day, or Monday of the ISO week) of the given groups (`rank`: the
- * group's index in `groups`, as errorGroups listed them); points without errors absent. */
-export async function errorGroupPoints(
-  ctx: ViewContext,
-  groups: readonly Pick<ErrorGroupRow, 'severity' | 'source' | 'prefix'>[],
-): Promise<{ rank: number; date: string; count: number }[]> {
-  if (groups.length === 0) return [];
-  const bucket = ctx.granularity === 'week' ? "date_trunc('week', e.day)::date" : 'e.day';
-  const r = await ctx.db.query<{ rank: number; date: string; count: number }>(
-    `WITH top AS (
-       SELECT severity, source, prefix, (n - 1)::int AS rank
-         FROM unnest($7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS t (severity, source, prefix, n)
-     )
-     SELECT t.rank, to_char(${bucket}, 'YYYY-MM-DD') AS date, sum(e.errors)::int AS count
-       FROM sdk_error_days AS e JOIN top AS t USING (severity, source, prefix)
-      WHERE ${scopeSql('e')} AND e.day BETWEEN $5 AND $6
-      GROUP BY 1, 2`,
-    [...params(ctx), groups.map((g) => g.severity), groups.map((g) => g.source), groups.map((g) => g.prefix)],
-  );
-  return r.rows.map((row) => ({ rank: num(row.rank), date: row.date, count: num(row.count) }));
-}
-
-/** Per severity: errors, distinct players and groups in the range. */
-export async function errorsBySeverity(
-  ctx: ViewContext,
-): Promise<{ severity: string; count: number; players: number; groups: number }[]> {
-  const r = await ctx.db.query<{ severity: string; count: number; players: number; groups: number }>(
-    `SELECT severity, g.count, p.players, g.groups
-       FROM (SELECT severity, sum(count)::int AS count, count(*)::int AS groups
-               FROM (SELECT severity, sum(errors) AS count ${RANGE} GROUP BY severity, source, prefix) AS x
-              GROUP BY severity) AS g
-       JOIN (SELECT severity, count(*)::int AS players
-               FROM (SELECT DISTINCT severity, player_id ${RANGE}) AS d GROUP BY severity) AS p USING (severity)`,
-    params(ctx),
-  );
-  return r.rows.map((row) => ({
-    severity: row.severity,
-    count: num(row.count),
-    players: num(row.players),
-    groups: num(row.groups),
-  }));
+/** The errors view's figures, the first `limit` groups listed (one query, one scan of the range). */
+export async function errorFigures(ctx: ViewContext, limit: number): Promise<ErrorFigures> {
+  const r = await ctx.db.query<{
+    kind: 'group' | 'point' | 'severity';
+    rank: number | null;
+    severity: string | null;
+    source: string | null;
+    prefix: string | null;
+    date: string | null;
+    count: number;
+    players: number | null;
+    groups: number | null;
+    first_seen: string | null;
+    last_seen: string | null;
+    sample_message: string | null;
+  }>(FIGURES(pointOf(ctx)), [...params(ctx), limit]);
+  const out: ErrorFigures = { groups: [], points: [], severities: [] };
+  const ranked: [number, ErrorGroupRow][] = [];
+  for (const row of r.rows) {
+    if (row.kind === 'group') {
+      ranked.push([
+        num(row.rank),
+        {
+          severity: row.severity as ErrorGroupRow['severity'],
+          source: row.source!,
+          prefix: row.prefix!,
+          count: num(row.count),
+          players: num(row.players),
+          first_seen: row.first_seen!,
+          last_seen: row.last_seen!,
+          sample_message: row.sample_message!,
+        },
+      ]);
+    } else if (row.kind === 'point') {
+      out.points.push({ rank: num(row.rank), date: row.date!, count: num(row.count) });
+    } else {
+      out.severities.push({
+        severity: row.severity!,
+        count: num(row.count),
+        players: num(row.players),
+        groups: num(row.groups),
+      });
+    }
+  }
+  out.groups = ranked.sort((a, b) => a[0] - b[0]).map(([, g]) => g);
+  return out;
 }

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { OneOf } from '../../http/schemas.js';
 import { viewResponse } from '../analytics.schemas.js';
 import { bucketOf, eachDay } from '../range.js';
-import { errorGroupPoints, errorGroups, errorsBySeverity, TOP_ERROR_GROUPS } from './errors.repo.js';
+import { errorFigures, TOP_ERROR_GROUPS } from './errors.repo.js';
 import type { View } from './view.js';
 
 const SEVERITIES = ['fatal', 'error', 'warn'] as const;
@@ -72,11 +72,7 @@ export const errors: View<typeof ErrorsView> = {
   schema: ErrorsView,
   summary: 'Errors by severity, source and message prefix: count, players affected, first/last seen, per day',
   async load(ctx) {
-    // The points only of the listed groups, once they are known (not ranking every group twice).
-    const [[groups, points], severities] = await Promise.all([
-      errorGroups(ctx, TOP_ERROR_GROUPS).then(async (g) => [g, await errorGroupPoints(ctx, g)] as const),
-      errorsBySeverity(ctx),
-    ]);
+    const { groups, points, severities } = await errorFigures(ctx, TOP_ERROR_GROUPS);
     const dates = [
       ...new Set(eachDay(ctx.range.from, ctx.range.to).map((d) => bucketOf(d, ctx.granularity))),
     ];

@@ -6,7 +6,7 @@
  * the crashes view. A crash group's or error prefix's sample is its latest event's (ties to the
  * smallest event id): a fold keeps the newer of the row's and its own.
  */
-import { clearDays, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
+import { clearDays, FOLDED, type PrevDay, prevDaysSql, ROW_KEY, type RollupSql } from '../rollup.source.js';
 
 /** A payload number rounded to `step` (0.1 or 1): the resolution the percentiles are stated at. */
 const rounded = (field: string, perUnit: number) =>
@@ -29,6 +29,25 @@ const TABLES: readonly string[] = [
   'sdk_perf_value_days',
   'sdk_crash_days',
   'sdk_error_days',
+];
+
+const ERROR_GROUP = ['severity', 'source', 'prefix'];
+
+/** The errors view's distinct players (0031): per group and per severity, on one platform and on
+ * every platform (a player's rows on two platforms one day: the first platform's counts). */
+export const ERROR_PREVS: readonly PrevDay[] = [
+  { column: 'prev_day', entity: ['platform', 'player_id', ...ERROR_GROUP] },
+  { column: 'prev_any', entity: ['player_id', ...ERROR_GROUP], tieBreak: ['platform'] },
+  {
+    column: 'severity_prev_day',
+    entity: ['platform', 'player_id', 'severity'],
+    tieBreak: ['source', 'prefix'],
+  },
+  {
+    column: 'severity_prev_any',
+    entity: ['player_id', 'severity'],
+    tieBreak: ['platform', 'source', 'prefix'],
+  },
 ];
 
 export const QUALITY_ROLLUP: RollupSql = {
@@ -82,6 +101,13 @@ export const QUALITY_ROLLUP: RollupSql = {
        errors = d.errors + EXCLUDED.errors, first_ts = LEAST(d.first_ts, EXCLUDED.first_ts),
        last_ts = GREATEST(d.last_ts, EXCLUDED.last_ts), sample_message = ${newer('d', 'sample_message')},
        sample_event_id = ${newer('d', 'sample_event_id')}`,
+    prevDaysSql(
+      'sdk_error_days',
+      ['day', 'platform', 'player_id', ...ERROR_GROUP],
+      ['player_id', 'severity'],
+      `SELECT player_id, payload->>'severity' ${FOLDED} AND type = 'error'`,
+      ERROR_PREVS,
+    ),
   ],
   tables: TABLES,
 };

@@ -1,0 +1,112 @@
+/**
+ * Migration 0031 gives the rows already rolled up their previous-day columns (rollup.source.ts,
+ * PrevDay): the values written out here by hand, for sessions over several days and for one
+ * player's errors on two platforms, two groups and two severities.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDb, type TestDb, testEngines } from '../../test/helpers/db.js';
+import { loadMigrations, migrate } from '../db/index.js';
+
+const KEY = `1, 'g'`;
+const TS = `'2026-11-01T00:00:00Z'`;
+
+describe.each(testEngines())('migration 0031 (previous days) on %s', (engine) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await emptyDb(engine);
+    await migrate(t.db, { migrations: loadMigrations().filter((m) => m.version < 31) });
+    await t.db.exec(`
+      INSERT INTO sdk_session_days (team_id, game_id, platform, day, player_id, session_id, first_ts, last_ts, events)
+      VALUES (${KEY}, 'p1', '2026-11-01', 'a', 's1', ${TS}, ${TS}, 1),
+             (${KEY}, 'p1', '2026-11-02', 'a', 's1', ${TS}, ${TS}, 1),
+             (${KEY}, 'p1', '2026-11-05', 'a', 's1', ${TS}, ${TS}, 1),
+             (${KEY}, 'p2', '2026-11-02', 'a', 's1', ${TS}, ${TS}, 1),
+             (${KEY}, 'p1', '2026-11-02', 'a', 's2', ${TS}, ${TS}, 1);
+      INSERT INTO sdk_error_days (team_id, game_id, platform, day, player_id, severity, source, prefix, errors,
+        first_ts, last_ts, sample_message)
+      VALUES (${KEY}, 'p1', '2026-11-01', 'a', 'warn', 'client', 'x', 1, ${TS}, ${TS}, 'x'),
+             (${KEY}, 'p2', '2026-11-01', 'a', 'warn', 'client', 'x', 1, ${TS}, ${TS}, 'x'),
+             (${KEY}, 'p1', '2026-11-01', 'a', 'warn', 'client', 'y', 1, ${TS}, ${TS}, 'y'),
+             (${KEY}, 'p2', '2026-11-03', 'a', 'warn', 'client', 'x', 1, ${TS}, ${TS}, 'x'),
+             (${KEY}, 'p1', '2026-11-03', 'a', 'fatal', 'client', 'x', 1, ${TS}, ${TS}, 'x');`);
+    await migrate(t.db);
+  });
+  afterAll(() => t.dispose());
+
+  it('names each session-day its session’s previous day on the platform', async () => {
+    const r = await t.db.query<Record<string, string | null>>(
+      `SELECT platform, session_id, to_char(day, 'MM-DD') AS day, to_char(prev_day, 'MM-DD') AS prev
+         FROM sdk_session_days ORDER BY platform, session_id, day`,
+    );
+    expect(r.rows).toEqual([
+      { platform: 'p1', session_id: 's1', day: '11-01', prev: null },
+      { platform: 'p1', session_id: 's1', day: '11-02', prev: '11-01' },
+      { platform: 'p1', session_id: 's1', day: '11-05', prev: '11-02' },
+      { platform: 'p1', session_id: 's2', day: '11-02', prev: null },
+      { platform: 'p2', session_id: 's1', day: '11-02', prev: null },
+    ]);
+  });
+
+  it('names each error row the player’s previous row of its group and severity, per platform and on any', async () => {
+    const r = await t.db.query<Record<string, string | null>>(
+      `SELECT platform, to_char(day, 'MM-DD') AS day, severity, prefix, to_char(prev_day, 'MM-DD') AS prev_day,
+              to_char(prev_any, 'MM-DD') AS prev_any, to_char(severity_prev_day, 'MM-DD') AS severity_prev_day,
+              to_char(severity_prev_any, 'MM-DD') AS severity_prev_any
+         FROM sdk_error_days ORDER BY day, platform, severity, prefix`,
+    );
+    expect(r.rows).toEqual([
+      // 11-01: p1 x is the first of everything; p1 y is the second warn row that day on p1.
+      {
+        platform: 'p1',
+        day: '11-01',
+        severity: 'warn',
+        prefix: 'x',
+        prev_day: null,
+        prev_any: null,
+        severity_prev_day: null,
+        severity_prev_any: null,
+      },
+      {
+        platform: 'p1',
+        day: '11-01',
+        severity: 'warn',
+        prefix: 'y',
+        prev_day: null,
+        prev_any: null,
+        severity_prev_day: '11-01',
+        severity_prev_any: '11-01',
+      },
+      // p2 that day: first on its platform, after p1's rows on any platform.
+      {
+        platform: 'p2',
+        day: '11-01',
+        severity: 'warn',
+        prefix: 'x',
+        prev_day: null,
+        prev_any: '11-01',
+        severity_prev_day: null,
+        severity_prev_any: '11-01',
+      },
+      {
+        platform: 'p1',
+        day: '11-03',
+        severity: 'fatal',
+        prefix: 'x',
+        prev_day: null,
+        prev_any: null,
+        severity_prev_day: null,
+        severity_prev_any: null,
+      },
+      {
+        platform: 'p2',
+        day: '11-03',
+        severity: 'warn',
+        prefix: 'x',
+        prev_day: '11-01',
+        prev_any: '11-01',
+        severity_prev_day: '11-01',
+        severity_prev_any: '11-01',
+      },
+    ]);
+  });
+});
