@@ -40,8 +40,8 @@ const share = (p: string, ts: string, to: string, item?: string) =>
  *   lobby  p1 enters 18th (exit, 30 s) and 19th (exit, 12.5 s); p2 enters 18th (no exit) and 20th
  *          (exit, 7.25 s → 7.3); p3 exits on the 20th without an enter (100 s)
  *   stage  p3 enters twice on the 19th, exits once (60 s); p4 enters and exits (40 s) on platform_3
- *   cap    p1 equips twice on the 18th and once on the 19th; p2 on the 20th; p3 on the 19th on
- *          platform_2 and on platform_3
+ *   cap    p1 equips twice on the 18th and once on the 19th; p2 on the 20th, and on the 18th on
+ *          platform_3; p3 on the 19th on platform_2 and on platform_3
  *   shirt  p5 (never in a zone) equips on the 18th and the 20th
  *   shares p1 tiktok 19th, discord twice 20th; p2 tiktok 20th; p5 tiktok 20th (outside the funnel)
  */
@@ -64,6 +64,7 @@ function fixture() {
     equip('p1', '2026-11-18T10:02:00Z', 'cap'),
     equip('p1', '2026-11-19T10:01:00Z', 'cap'),
     equip('p2', '2026-11-20T09:01:00Z', 'cap'),
+    equip('p2', '2026-11-18T09:00:00Z', 'cap', 'platform_3'),
     equip('p3', '2026-11-19T08:12:00Z', 'cap'),
     equip('p3', '2026-11-19T20:00:00Z', 'cap', 'platform_3'),
     equip('p5', '2026-11-18T12:00:00Z', 'shirt'),
@@ -150,8 +151,9 @@ describe.each(testEngines())('SDK analytics: brand (%s)', (engine) => {
         { zone_id: 'stage', reach: 2, entries: 3, exits: 2, median_dwell_s: 50 },
       ],
       percentile_method: METHOD,
-      // p3's cap on two platforms on the 19th is one day: still 1 repeat player.
-      items: [item('cap', 3, 6, 1, 0.3333), item('shirt', 1, 2, 1, 1)],
+      // p3's cap on two platforms on the 19th is one day; p2's on the 18th (platform_3) and the 20th
+      // (platform_2) two: p1 and p2 repeat.
+      items: [item('cap', 3, 7, 2, 0.6667), item('shirt', 1, 2, 1, 1)],
       share_funnel: {
         zone_reach: { players: 4 },
         equipped: { players: 3, conversion: 0.75 },
@@ -166,7 +168,7 @@ describe.each(testEngines())('SDK analytics: brand (%s)', (engine) => {
     ).json();
     expect(other).toMatchObject({
       zones: [{ zone_id: 'stage', reach: 1, entries: 1, exits: 1, median_dwell_s: 40 }],
-      items: [item('cap', 1, 1, 0, 0)],
+      items: [item('cap', 2, 2, 0, 0)],
       share_funnel: {
         zone_reach: { players: 1 },
         equipped: { players: 0, conversion: 0 },
@@ -175,6 +177,11 @@ describe.each(testEngines())('SDK analytics: brand (%s)', (engine) => {
         by_share_platform: [],
       },
     });
+    // From the 19th: p1's and p2's first days fall before it, so no one repeats.
+    const later = (
+      await getView(t, team.headers, 'g1', 'brand', { from: '2026-11-19', to: '2026-11-20' })
+    ).json();
+    expect(later.items).toEqual([item('cap', 3, 4, 0, 0), item('shirt', 1, 1, 0, 0)]);
   });
 
   it("keeps a segment's players, and the same figures as no segment when it holds them all", async () => {

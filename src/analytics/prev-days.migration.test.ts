@@ -1,7 +1,7 @@
 /**
- * Migration 0031 gives the rows already rolled up their previous-day columns (rollup.source.ts,
- * PrevDay): the values written out here by hand, for sessions over several days and for one
- * player's errors on two platforms, two groups and two severities.
+ * Migrations 0031 and 0032 give the rows already rolled up their previous- and next-day columns
+ * (rollup.source.ts, PrevDay): the values written out here by hand, for sessions over several days,
+ * and for one player's errors (two platforms, groups and severities), zone entries and equips.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDb, type TestDb, testEngines } from '../../test/helpers/db.js';
@@ -10,7 +10,7 @@ import { loadMigrations, migrate } from '../db/index.js';
 const KEY = `1, 'g'`;
 const TS = `'2026-11-01T00:00:00Z'`;
 
-describe.each(testEngines())('migration 0031 (previous days) on %s', (engine) => {
+describe.each(testEngines())('migrations 0031 and 0032 (previous and next days) on %s', (engine) => {
   let t: TestDb;
   beforeAll(async () => {
     t = await emptyDb(engine);
@@ -28,7 +28,13 @@ describe.each(testEngines())('migration 0031 (previous days) on %s', (engine) =>
              (${KEY}, 'p2', '2026-11-01', 'a', 'warn', 'client', 'x', 1, ${TS}, ${TS}, 'x'),
              (${KEY}, 'p1', '2026-11-01', 'a', 'warn', 'client', 'y', 1, ${TS}, ${TS}, 'y'),
              (${KEY}, 'p2', '2026-11-03', 'a', 'warn', 'client', 'x', 1, ${TS}, ${TS}, 'x'),
-             (${KEY}, 'p1', '2026-11-03', 'a', 'fatal', 'client', 'x', 1, ${TS}, ${TS}, 'x');`);
+             (${KEY}, 'p1', '2026-11-03', 'a', 'fatal', 'client', 'x', 1, ${TS}, ${TS}, 'x');
+      INSERT INTO sdk_brand_zone_days (team_id, game_id, platform, day, player_id, zone_id, entries)
+      VALUES (${KEY}, 'p1', '2026-11-01', 'a', 'z1', 1), (${KEY}, 'p1', '2026-11-01', 'a', 'z2', 1),
+             (${KEY}, 'p2', '2026-11-01', 'a', 'z1', 1), (${KEY}, 'p1', '2026-11-03', 'a', 'z1', 1);
+      INSERT INTO sdk_brand_equip_days (team_id, game_id, platform, day, player_id, item_id, equips)
+      VALUES (${KEY}, 'p1', '2026-11-01', 'a', 'i1', 1), (${KEY}, 'p2', '2026-11-02', 'a', 'i1', 1),
+             (${KEY}, 'p1', '2026-11-04', 'a', 'i1', 1), (${KEY}, 'p1', '2026-11-02', 'a', 'i2', 1);`);
     await migrate(t.db);
   });
   afterAll(() => t.dispose());
@@ -107,6 +113,50 @@ describe.each(testEngines())('migration 0031 (previous days) on %s', (engine) =>
         severity_prev_day: '11-01',
         severity_prev_any: '11-01',
       },
+    ]);
+  });
+
+  const md = (c: string) => `to_char(${c}, 'MM-DD') AS ${c}`;
+
+  it('names each zone row its player’s previous day with the zone and with any zone', async () => {
+    const r = await t.db.query<Record<string, string | null>>(
+      `SELECT platform, ${md('day')}, zone_id, ${md('prev_day')}, ${md('prev_any')}, ${md('player_prev_day')},
+              ${md('player_prev_any')}
+         FROM sdk_brand_zone_days ORDER BY day, platform, zone_id`,
+    );
+    expect(
+      r.rows.map((x) =>
+        Object.values(x)
+          .map((v) => v ?? '-')
+          .join(' '),
+      ),
+    ).toEqual([
+      // platform day zone | prev_day prev_any player_prev_day player_prev_any
+      'p1 11-01 z1 - - - -',
+      'p1 11-01 z2 - - 11-01 11-01',
+      'p2 11-01 z1 - 11-01 - 11-01',
+      'p1 11-03 z1 11-01 11-01 11-01 11-01',
+    ]);
+  });
+
+  it('names each equip row its previous and next day with the item and its previous with any item', async () => {
+    const r = await t.db.query<Record<string, string | null>>(
+      `SELECT platform, ${md('day')}, item_id, ${md('prev_day')}, ${md('prev_any')}, ${md('next_day')},
+              ${md('next_any')}, ${md('player_prev_day')}, ${md('player_prev_any')}
+         FROM sdk_brand_equip_days ORDER BY day, platform, item_id`,
+    );
+    expect(
+      r.rows.map((x) =>
+        Object.values(x)
+          .map((v) => v ?? '-')
+          .join(' '),
+      ),
+    ).toEqual([
+      // platform day item | prev_day prev_any next_day next_any player_prev_day player_prev_any
+      'p1 11-01 i1 - - 11-04 11-02 - -',
+      'p1 11-02 i2 - - - - 11-01 11-01',
+      'p2 11-02 i1 - 11-01 - 11-04 - 11-02',
+      'p1 11-04 i1 11-01 11-02 - - 11-02 11-02',
     ]);
   });
 });

@@ -64,6 +64,10 @@ export const CURRENCY = `upper(COALESCE(payload->>'currency', 'USD'))`;
  * distinct players or sessions over any range in one scan, without hashing or sorting them. A
  * row's order is (day, then `tieBreak`): rows of one entity on one day (other platforms, other
  * groups) follow the first, their column that same day.
+ *
+ * A "next day" column (`next`) is instead the entity's first day after the row's day (null: none):
+ * the entity's first row in a range with one before the range's end has rows on 2 or more days in
+ * it.
  */
 export interface PrevDay {
   readonly column: string;
@@ -71,13 +75,15 @@ export interface PrevDay {
   readonly entity: readonly string[];
   /** The rest of a row's order after its day. */
   readonly tieBreak?: readonly string[];
+  /** A next-day column instead. */
+  readonly next?: boolean;
 }
 
 /**
  * The fold statement keeping `prevs` of `table` (key: its key columns besides team and game) for
  * the entities of the folded events: `folded` selects their (`touched`) columns. Only rows from the
- * folded day on can change (a row's predecessor is earlier in its order), and only the rows whose
- * value changed are written.
+ * folded day on can change a previous day (a row's predecessor is earlier in its order), any row a
+ * next day; only the rows whose values changed are written.
  */
 export function prevDaysSql(
   table: string,
@@ -86,15 +92,22 @@ export function prevDaysSql(
   folded: string,
   prevs: readonly PrevDay[],
 ): string {
-  const lags = prevs.map(
-    (p) =>
-      `lag(day) OVER (PARTITION BY ${p.entity.join(', ')} ORDER BY ${['day', ...(p.tieBreak ?? [])].join(', ')}) AS ${p.column}`,
+  const values = prevs.map((p) =>
+    p.next
+      ? `min(day) OVER (PARTITION BY ${p.entity.join(', ')} ORDER BY day
+           RANGE BETWEEN '1 day'::interval FOLLOWING AND UNBOUNDED FOLLOWING) AS ${p.column}`
+      : `lag(day) OVER (PARTITION BY ${p.entity.join(', ')} ORDER BY ${['day', ...(p.tieBreak ?? [])].join(', ')}) AS ${p.column}`,
   );
   const cols = prevs.map((p) => p.column);
+  const fromDay = prevs.some((p) => p.next) ? '' : '\n     AND w.day >= $4::date';
+  // Per folded entity, its rows read off an index (LATERAL): a join of every entity at once let the
+  // planner scan all of the table's rows on the platform for a fold of a few hundred.
   return `UPDATE ${table} AS t SET ${cols.map((c) => `${c} = w.${c}`).join(', ')}
-    FROM (SELECT ${key.join(', ')}, ${lags.join(', ')}
-            FROM ${table} WHERE team_id = $1 AND game_id = $3 AND (${touched.join(', ')}) IN (${folded})) AS w
-   WHERE t.team_id = $1 AND t.game_id = $3 AND ${key.map((k) => `t.${k} = w.${k}`).join(' AND ')}
-     AND w.day >= $4::date
+    FROM (SELECT DISTINCT * FROM (${folded}) AS f0 (${touched.join(', ')})) AS f
+    CROSS JOIN LATERAL (
+      SELECT ${key.join(', ')}, ${values.join(', ')}
+        FROM ${table} AS x WHERE x.team_id = $1 AND x.game_id = $3 AND ${touched.map((c) => `x.${c} = f.${c}`).join(' AND ')}
+    ) AS w
+   WHERE t.team_id = $1 AND t.game_id = $3 AND ${key.map((k) => `t.${k} = w.${k}`).join(' AND ')}${fromDay}
      AND ROW(${cols.map((c) => `t.${c}`).join(', ')}) IS DISTINCT FROM ROW(${cols.map((c) => `w.${c}`).join(', ')})`;
 }

@@ -1,11 +1,13 @@
 /**
  * SQL of the brand view, over the per-player rollups of migration 0026 (views/brand.rollup.repo.ts):
  * zone entries, exits by dwell, equips and shares per player and day. Distinct players of a range
- * are counted over its rows (a player is their player_id across the platforms read), so every count
- * is exact; the segment's players and the platform filter narrow them like any rollup (scopeSql).
+ * (a player is their player_id across the platforms read) are its rows that are their player's first
+ * in it, per zone or item or over all of them (previous-day columns, migration 0032, firstInRange),
+ * so every count is exact and takes one scan; the segment's players and the platform filter narrow
+ * them like any rollup (scopeSql).
  */
 import type { Histogram } from './daily.js';
-import { num, scopeParams, scopeSql } from './scope.repo.js';
+import { eitherPlatform, firstInRange, num, scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
 /** The most zones and items a response lists (most players first). */
@@ -16,6 +18,11 @@ function params(ctx: ViewContext): unknown[] {
 }
 
 const IN_RANGE = `${scopeSql()} AND day BETWEEN $5 AND $6`;
+/** Rows that count their player once for their zone or item, and once over every one (0032). */
+const FIRST = firstInRange('prev_day', 'prev_any');
+const PLAYER_FIRST = firstInRange('player_prev_day', 'player_prev_any');
+/** An item's player's next day with it after the row's. */
+const NEXT = eitherPlatform('next_day', 'next_any');
 
 export interface ZoneRow {
   zone_id: string;
@@ -38,7 +45,7 @@ export async function zoneStats(ctx: ViewContext): Promise<ZoneRow[]> {
     counts: number[] | null;
   }>(
     `WITH entered AS (
-       SELECT zone_id, count(DISTINCT player_id)::int AS reach, sum(entries)::int AS entries
+       SELECT zone_id, (count(*) FILTER (WHERE ${FIRST}))::int AS reach, sum(entries)::int AS entries
          FROM sdk_brand_zone_days WHERE ${IN_RANGE} GROUP BY zone_id
      ), dwell AS (
        SELECT zone_id, dwell_s, sum(exits)::int AS n
@@ -74,10 +81,9 @@ export interface ItemRow {
 /** Per item equipped in the range; most players first, at most the limit. */
 export async function itemStats(ctx: ViewContext): Promise<ItemRow[]> {
   const r = await ctx.db.query<ItemRow>(
-    `SELECT item_id, count(*)::int AS players, sum(equips)::int AS equips,
-            (count(*) FILTER (WHERE days >= 2))::int AS repeat_players
-       FROM (SELECT item_id, player_id, count(DISTINCT day) AS days, sum(equips) AS equips
-               FROM sdk_brand_equip_days WHERE ${IN_RANGE} GROUP BY item_id, player_id) AS p
+    `SELECT item_id, (count(*) FILTER (WHERE ${FIRST}))::int AS players, sum(equips)::int AS equips,
+            (count(*) FILTER (WHERE ${FIRST} AND ${NEXT} <= $6::date))::int AS repeat_players
+       FROM sdk_brand_equip_days WHERE ${IN_RANGE}
       GROUP BY item_id ORDER BY players DESC, item_id LIMIT ${BRAND_LIST_LIMIT}`,
     params(ctx),
   );
@@ -113,19 +119,28 @@ export async function shareFunnel(ctx: ViewContext): Promise<FunnelCounts> {
     any_shares: boolean;
   }>(
     `WITH reached AS (
-       SELECT DISTINCT player_id FROM sdk_brand_zone_days WHERE ${IN_RANGE}
+       SELECT player_id FROM sdk_brand_zone_days WHERE ${IN_RANGE} AND ${PLAYER_FIRST}
      ), equipped AS (
-       SELECT DISTINCT player_id FROM sdk_brand_equip_days WHERE ${IN_RANGE}
-         AND player_id IN (SELECT player_id FROM reached)
-     ), shared AS (
-       SELECT player_id, share_platform, sum(shares)::int AS shares
+       -- Two lists of distinct players, intersected by hashing both (an IN let the planner, which
+       -- cannot see how many players a CTE holds, probe the equips once per player reached).
+       SELECT player_id FROM sdk_brand_equip_days WHERE ${IN_RANGE} AND ${PLAYER_FIRST}
+       INTERSECT SELECT player_id FROM reached
+     ), shared AS MATERIALIZED (
+       -- Keys compared as bytes ("C"): equality is the same, and a sort by the locale was most of
+       -- the time left at 10M events.
+       SELECT player_id COLLATE "C" AS player_id, share_platform, sum(shares) AS shares
          FROM sdk_brand_share_days WHERE ${IN_RANGE} AND player_id IN (SELECT player_id FROM equipped)
-        GROUP BY player_id, share_platform
+        GROUP BY 1, 2
      )
-     SELECT share_platform, count(DISTINCT player_id)::int AS players, COALESCE(sum(shares), 0)::int AS shares,
-            (SELECT count(*) FROM reached)::int AS reached, (SELECT count(*) FROM equipped)::int AS equipped,
-            EXISTS (SELECT 1 FROM sdk_brand_share_days WHERE ${IN_RANGE}) AS any_shares
-       FROM shared GROUP BY GROUPING SETS ((share_platform), ())
+     SELECT * FROM (
+       SELECT NULL::text AS share_platform,
+              (SELECT count(*) FROM (SELECT DISTINCT player_id FROM shared) AS d)::int AS players,
+              COALESCE((SELECT sum(shares) FROM shared), 0)::int AS shares,
+              (SELECT count(*) FROM reached)::int AS reached, (SELECT count(*) FROM equipped)::int AS equipped,
+              EXISTS (SELECT 1 FROM sdk_brand_share_days WHERE ${IN_RANGE}) AS any_shares
+       UNION ALL
+       SELECT share_platform, count(*)::int, sum(shares)::int, NULL, NULL, NULL FROM shared GROUP BY share_platform
+     ) AS f
       ORDER BY share_platform IS NULL DESC, players DESC, share_platform`,
     params(ctx),
   );

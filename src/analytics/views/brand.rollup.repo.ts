@@ -3,9 +3,24 @@
  * rollup (rollup.source.ts): per player and day, zone entries, dwell exits per rounded dwell time,
  * equips and shares; survey impressions and answers one row each.
  */
-import { clearDays, FOLDED, ROW_KEY, type RollupSql } from '../rollup.source.js';
+import { clearDays, FOLDED, type PrevDay, prevDaysSql, ROW_KEY, type RollupSql } from '../rollup.source.js';
 
 const KEY = 'team_id, game_id, day, platform, player_id';
+
+/** The zone and item rows' previous (and next) days (0032): a player once per zone or item, and
+ * once over every zone or item, on one platform and on every platform. */
+const perPlayerOf = (thing: string, repeat: boolean): PrevDay[] => [
+  { column: 'prev_day', entity: ['platform', 'player_id', thing] },
+  { column: 'prev_any', entity: ['player_id', thing], tieBreak: ['platform'] },
+  ...(repeat
+    ? [
+        { column: 'next_day', entity: ['platform', 'player_id', thing], next: true },
+        { column: 'next_any', entity: ['player_id', thing], next: true },
+      ]
+    : []),
+  { column: 'player_prev_day', entity: ['platform', 'player_id'], tieBreak: [thing] },
+  { column: 'player_prev_any', entity: ['player_id'], tieBreak: ['platform', thing] },
+];
 
 /** The tables kept here, one row set per day. */
 const TABLES: readonly string[] = [
@@ -25,6 +40,13 @@ export const BRAND_ROLLUP: RollupSql = {
      ${FOLDED} AND type = 'brand_zone_enter'
      GROUP BY player_id, payload->>'zone_id'
      ON CONFLICT (${KEY}, zone_id) DO UPDATE SET entries = d.entries + EXCLUDED.entries`,
+    prevDaysSql(
+      'sdk_brand_zone_days',
+      ['day', 'platform', 'player_id', 'zone_id'],
+      ['player_id'],
+      `SELECT player_id ${FOLDED} AND type = 'brand_zone_enter'`,
+      perPlayerOf('zone_id', false),
+    ),
     // Tenths of a second, rounded as numeric (half away from zero, the same on every engine).
     `INSERT INTO sdk_brand_dwell_days AS d (team_id, platform, game_id, day, player_id, zone_id, dwell_s, exits)
      SELECT ${ROW_KEY}, player_id, payload->>'zone_id', round((payload->>'dwell_seconds')::numeric, 1)::float8,
@@ -37,6 +59,13 @@ export const BRAND_ROLLUP: RollupSql = {
      ${FOLDED} AND type = 'equip'
      GROUP BY player_id, payload->>'item_id'
      ON CONFLICT (${KEY}, item_id) DO UPDATE SET equips = d.equips + EXCLUDED.equips`,
+    prevDaysSql(
+      'sdk_brand_equip_days',
+      ['day', 'platform', 'player_id', 'item_id'],
+      ['player_id'],
+      `SELECT player_id ${FOLDED} AND type = 'equip'`,
+      perPlayerOf('item_id', true),
+    ),
     `INSERT INTO sdk_brand_share_days AS d (team_id, platform, game_id, day, player_id, share_platform, item_id,
        shares)
      SELECT ${ROW_KEY}, player_id, payload->>'share_platform', COALESCE(payload->>'item_id', ''), count(*)::int

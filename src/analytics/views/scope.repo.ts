@@ -28,16 +28,19 @@ export function numOrNull(v: unknown): number | null {
   return v === null || v === undefined ? null : Number(v);
 }
 
+/** The column of a row's entity on its platform when the request names one ($3), else on every
+ * platform (previous- and next-day columns, analytics/rollup.source.ts PrevDay). */
+export function eitherPlatform(onPlatform: string, anyPlatform: string): string {
+  return onPlatform === anyPlatform
+    ? onPlatform
+    : `CASE WHEN $3::text IS NULL THEN ${anyPlatform} ELSE ${onPlatform} END`;
+}
+
 /**
  * Whether a row is its entity's first from `from` on (by default the range's start, $5): its
- * previous-day column (analytics/rollup.source.ts, PrevDay) is null or before it. `onPlatform` is
- * read when the request names a platform ($3), `anyPlatform` when it combines them. A segment keeps
- * or drops all of a player's rows, so it leaves the count exact.
+ * previous-day column is null or before it (eitherPlatform). A segment keeps or drops all of a
+ * player's rows, so it leaves the count exact.
  */
 export function firstInRange(onPlatform: string, anyPlatform = onPlatform, from = '$5::date'): string {
-  const prev =
-    onPlatform === anyPlatform
-      ? onPlatform
-      : `CASE WHEN $3::text IS NULL THEN ${anyPlatform} ELSE ${onPlatform} END`;
-  return `COALESCE(${prev}, '-infinity'::date) < ${from}`;
+  return `COALESCE(${eitherPlatform(onPlatform, anyPlatform)}, '-infinity'::date) < ${from}`;
 }
