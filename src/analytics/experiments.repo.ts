@@ -5,7 +5,7 @@
  * and revenue from sdk_player_days, custom events reached from sdk_custom_player_days: never the
  * raw events.
  */
-import type { Queryable } from '../db/index.js';
+import type { Db, Queryable } from '../db/index.js';
 import type { MetricDefT } from './experiments.schemas.js';
 import type { VariantDef } from './experiments.stats.js';
 import { EXPOSURE_EVENT } from './views/experiments.rollup.repo.js';
@@ -174,10 +174,15 @@ export interface VariantCountsRow {
 
 /** Per first-exposure variant: contaminated players, and for the players exposed to that variant
  * alone their retention (observed days only), conversion and revenue moments. */
-export async function variantCounts(q: Queryable, s: ResultScope): Promise<VariantCountsRow[]> {
+export async function variantCounts(db: Db, s: ResultScope): Promise<VariantCountsRow[]> {
   const clean = 'x.variants = 1';
-  const r = await q.query<VariantCountsRow>(
-    `WITH ${EXPOSED}, money AS (
+  // Joined by hashing, not per player: the planner cannot see how many players the exposed CTE
+  // holds (it guessed hundreds), and probing the player days and activity once per exposed player
+  // was most of the time at 10M events (34,000 players: 1 s against 0.7 s).
+  const r = await db.transaction(async (tx) => {
+    await tx.exec('SET LOCAL enable_nestloop = off');
+    return tx.query<VariantCountsRow>(
+      `WITH ${EXPOSED}, money AS (
        SELECT x.player_id, sum(d.purchases) AS purchases, sum(d.revenue_usd) AS revenue
          FROM exposed x JOIN sdk_player_days d
            ON d.team_id = $1 AND d.game_id = $2 AND d.day >= $4::date AND d.player_id = x.player_id
@@ -200,8 +205,9 @@ export async function variantCounts(q: Queryable, s: ResultScope): Promise<Varia
          ON ${clean} AND a.team_id = $1 AND a.game_id = $2 AND a.platform = '' AND a.player_id = x.player_id
        LEFT JOIN money m ON m.player_id = x.player_id
       GROUP BY x.variant`,
-    [...exposedParams(s), s.today],
-  );
+      [...exposedParams(s), s.today],
+    );
+  });
   return r.rows.map((v) => ({
     ...v,
     revenue_mean: Number(v.revenue_mean),
