@@ -116,20 +116,29 @@ describe.each(testEngines())('migrations 0031 and 0032 (previous and next days) 
     ]);
   });
 
-  const md = (c: string) => `to_char(${c}, 'MM-DD') AS ${c}`;
+  /** The rows of `table` by day, platform and `thing`, each as one line: its platform, day and
+   * `thing`, then its `days` columns (MM-DD, '-' for null). */
+  async function lines(table: string, thing: string, days: readonly string[]): Promise<string[]> {
+    const md = (c: string) => `to_char(${c}, 'MM-DD') AS ${c}`;
+    const r = await t.db.query<Record<string, string | null>>(
+      `SELECT platform, ${md('day')}, ${thing}, ${days.map(md).join(', ')}
+         FROM ${table} ORDER BY day, platform, ${thing}`,
+    );
+    return r.rows.map((x) =>
+      Object.values(x)
+        .map((v) => v ?? '-')
+        .join(' '),
+    );
+  }
 
   it('names each zone row its player’s previous day with the zone and with any zone', async () => {
-    const r = await t.db.query<Record<string, string | null>>(
-      `SELECT platform, ${md('day')}, zone_id, ${md('prev_day')}, ${md('prev_any')}, ${md('player_prev_day')},
-              ${md('player_prev_any')}
-         FROM sdk_brand_zone_days ORDER BY day, platform, zone_id`,
-    );
     expect(
-      r.rows.map((x) =>
-        Object.values(x)
-          .map((v) => v ?? '-')
-          .join(' '),
-      ),
+      await lines('sdk_brand_zone_days', 'zone_id', [
+        'prev_day',
+        'prev_any',
+        'player_prev_day',
+        'player_prev_any',
+      ]),
     ).toEqual([
       // platform day zone | prev_day prev_any player_prev_day player_prev_any
       'p1 11-01 z1 - - - -',
@@ -140,17 +149,15 @@ describe.each(testEngines())('migrations 0031 and 0032 (previous and next days) 
   });
 
   it('names each equip row its previous and next day with the item and its previous with any item', async () => {
-    const r = await t.db.query<Record<string, string | null>>(
-      `SELECT platform, ${md('day')}, item_id, ${md('prev_day')}, ${md('prev_any')}, ${md('next_day')},
-              ${md('next_any')}, ${md('player_prev_day')}, ${md('player_prev_any')}
-         FROM sdk_brand_equip_days ORDER BY day, platform, item_id`,
-    );
     expect(
-      r.rows.map((x) =>
-        Object.values(x)
-          .map((v) => v ?? '-')
-          .join(' '),
-      ),
+      await lines('sdk_brand_equip_days', 'item_id', [
+        'prev_day',
+        'prev_any',
+        'next_day',
+        'next_any',
+        'player_prev_day',
+        'player_prev_any',
+      ]),
     ).toEqual([
       // platform day item | prev_day prev_any next_day next_any player_prev_day player_prev_any
       'p1 11-01 i1 - - 11-04 11-02 - -',
