@@ -80,6 +80,25 @@ export interface PrevDay {
 }
 
 /**
+ * The two columns of one kind for an entity without its platform: `<prefix><kind>_day` on the row's
+ * platform and `<prefix><kind>_any` across platforms (rows of one day then ordered by platform
+ * first, then `tieBreak`: the first platform's row counts). Views read the one the
+ * request needs (views/scope.repo.ts, eitherPlatform).
+ */
+export function onPlatformAndAny(
+  kind: 'prev' | 'next',
+  entity: readonly string[],
+  tieBreak: readonly string[] = [],
+  prefix = '',
+): PrevDay[] {
+  const next = kind === 'next';
+  return [
+    { column: `${prefix}${kind}_day`, entity: ['platform', ...entity], tieBreak, next },
+    { column: `${prefix}${kind}_any`, entity, tieBreak: ['platform', ...tieBreak], next },
+  ];
+}
+
+/**
  * The fold statement keeping `prevs` of `table` (key: its key columns besides team and game) for
  * the entities of the folded events: `folded` selects their (`touched`) columns. Only rows from the
  * folded day on can change a previous day (a row's predecessor is earlier in its order), any row a

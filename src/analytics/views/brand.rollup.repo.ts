@@ -3,23 +3,24 @@
  * rollup (rollup.source.ts): per player and day, zone entries, dwell exits per rounded dwell time,
  * equips and shares; survey impressions and answers one row each.
  */
-import { clearDays, FOLDED, type PrevDay, prevDaysSql, ROW_KEY, type RollupSql } from '../rollup.source.js';
+import {
+  clearDays,
+  FOLDED,
+  onPlatformAndAny,
+  type PrevDay,
+  prevDaysSql,
+  ROW_KEY,
+  type RollupSql,
+} from '../rollup.source.js';
 
 const KEY = 'team_id, game_id, day, platform, player_id';
 
 /** The zone and item rows' previous (and next) days (0032): a player once per zone or item, and
  * once over every zone or item, on one platform and on every platform. */
 const perPlayerOf = (thing: string, repeat: boolean): PrevDay[] => [
-  { column: 'prev_day', entity: ['platform', 'player_id', thing] },
-  { column: 'prev_any', entity: ['player_id', thing], tieBreak: ['platform'] },
-  ...(repeat
-    ? [
-        { column: 'next_day', entity: ['platform', 'player_id', thing], next: true },
-        { column: 'next_any', entity: ['player_id', thing], next: true },
-      ]
-    : []),
-  { column: 'player_prev_day', entity: ['platform', 'player_id'], tieBreak: [thing] },
-  { column: 'player_prev_any', entity: ['player_id'], tieBreak: ['platform', thing] },
+  ...onPlatformAndAny('prev', ['player_id', thing]),
+  ...(repeat ? onPlatformAndAny('next', ['player_id', thing]) : []),
+  ...onPlatformAndAny('prev', ['player_id'], [thing], 'player_'),
 ];
 
 /** The tables kept here, one row set per day. */

@@ -6,7 +6,15 @@
  * the crashes view. A crash group's or error prefix's sample is its latest event's (ties to the
  * smallest event id): a fold keeps the newer of the row's and its own.
  */
-import { clearDays, FOLDED, type PrevDay, prevDaysSql, ROW_KEY, type RollupSql } from '../rollup.source.js';
+import {
+  clearDays,
+  FOLDED,
+  onPlatformAndAny,
+  type PrevDay,
+  prevDaysSql,
+  ROW_KEY,
+  type RollupSql,
+} from '../rollup.source.js';
 
 /** A payload number rounded to `step` (0.1 or 1): the resolution the percentiles are stated at. */
 const rounded = (field: string, perUnit: number) =>
@@ -35,19 +43,9 @@ const ERROR_GROUP = ['severity', 'source', 'prefix'];
 
 /** The errors view's distinct players (0031): per group and per severity, on one platform and on
  * every platform (a player's rows on two platforms one day: the first platform's counts). */
-export const ERROR_PREVS: readonly PrevDay[] = [
-  { column: 'prev_day', entity: ['platform', 'player_id', ...ERROR_GROUP] },
-  { column: 'prev_any', entity: ['player_id', ...ERROR_GROUP], tieBreak: ['platform'] },
-  {
-    column: 'severity_prev_day',
-    entity: ['platform', 'player_id', 'severity'],
-    tieBreak: ['source', 'prefix'],
-  },
-  {
-    column: 'severity_prev_any',
-    entity: ['player_id', 'severity'],
-    tieBreak: ['platform', 'source', 'prefix'],
-  },
+const ERROR_PREVS: readonly PrevDay[] = [
+  ...onPlatformAndAny('prev', ['player_id', ...ERROR_GROUP]),
+  ...onPlatformAndAny('prev', ['player_id', 'severity'], ['source', 'prefix'], 'severity_'),
 ];
 
 export const QUALITY_ROLLUP: RollupSql = {
