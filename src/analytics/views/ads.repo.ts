@@ -5,7 +5,7 @@
  * figures agree. Daily actives (the ARPDAU denominator) come from the stored day stats, or from
  * sdk_player_days for a segment (monetization.repo.ts moneyPoints).
  */
-import { scopeParams, scopeSql } from './scope.repo.js';
+import { pointSql, scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
 /** The ad table to read and its WHERE over $1..$4 (a table without player_id is only read when
@@ -25,7 +25,7 @@ function params(ctx: ViewContext): unknown[] {
 /** Ad revenue per series point (day, or Monday of the ISO week); points without impressions absent. */
 export async function adRevenueSeries(ctx: ViewContext): Promise<{ date: string; revenue_usd: number }[]> {
   const { table, where } = adSource(ctx);
-  const bucket = ctx.granularity === 'week' ? "date_trunc('week', day)::date" : 'day';
+  const bucket = pointSql(ctx);
   const r = await ctx.db.query<{ date: string; revenue_usd: number }>(
     `SELECT to_char(${bucket}, 'YYYY-MM-DD') AS date, sum(revenue_usd)::float8 AS revenue_usd
        FROM ${table} WHERE ${where} AND day BETWEEN $5 AND $6 GROUP BY 1 ORDER BY 1`,

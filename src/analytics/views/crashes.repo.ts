@@ -4,7 +4,7 @@
  * counts on each UTC day it has events). Every count of players or sessions is a distinct count over
  * the rows of the range (or series point), so it is exact; the segment and platform filters apply.
  */
-import { firstInRange, num, scopeParams, scopeSql } from './scope.repo.js';
+import { firstInRange, num, pointSql, scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
 /** How many groups the view lists (most crashes first). */
@@ -15,8 +15,6 @@ const RANGE = `FROM sdk_crash_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6
 function params(ctx: ViewContext): unknown[] {
   return [...scopeParams(ctx), ctx.range.from, ctx.range.to];
 }
-
-const bucketOf = (ctx: ViewContext) => (ctx.granularity === 'week' ? "date_trunc('week', day)::date" : 'day');
 
 export interface CrashGroupRow {
   key_source: 'signature' | 'frames';
@@ -91,7 +89,7 @@ export async function crashedPerPoint(
   ctx: ViewContext,
 ): Promise<{ date: string; players: number; sessions: number }[]> {
   const r = await ctx.db.query<{ date: string; players: number; sessions: number }>(
-    `WITH r AS MATERIALIZED (SELECT ${bucketOf(ctx)} AS b, platform, player_id, session_id ${RANGE}),
+    `WITH r AS MATERIALIZED (SELECT ${pointSql(ctx)} AS b, platform, player_id, session_id ${RANGE}),
      p AS (SELECT b, count(*)::int AS players FROM (SELECT DISTINCT b, player_id FROM r) AS d GROUP BY b),
      s AS (SELECT b, count(*)::int AS sessions
              FROM (SELECT DISTINCT b, platform, player_id, session_id FROM r WHERE session_id <> '') AS d GROUP BY b)
@@ -110,7 +108,7 @@ export async function crashedPerPoint(
 export async function sessionsPerPoint(
   ctx: ViewContext,
 ): Promise<{ date: string | null; sessions: number }[]> {
-  const point = ctx.granularity === 'week' ? "date_trunc('week', day)::date" : 'day';
+  const point = pointSql(ctx);
   const r = await ctx.db.query<{ date: string; sessions: number; first_in_range: number }>(
     `SELECT to_char(${point}, 'YYYY-MM-DD') AS date,
             (count(*) FILTER (WHERE ${firstInRange('prev_day', 'prev_day', `GREATEST(${point}, $5::date)`)}))::int AS sessions,

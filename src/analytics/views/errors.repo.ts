@@ -5,7 +5,7 @@
  * of the group (or severity) from the range's start on (the previous-day columns of migration 0031,
  * firstInRange), counted in one scan; the segment and platform filters apply.
  */
-import { firstInRange, num, scopeParams, scopeSql } from './scope.repo.js';
+import { firstInRange, num, pointSql, scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
 /** How many groups the view lists. */
@@ -33,9 +33,6 @@ export interface ErrorGroupRow {
   last_seen: string;
   sample_message: string;
 }
-
-/** Where a row falls in the series: its day, or the Monday of its ISO week. */
-const pointOf = (ctx: ViewContext) => (ctx.granularity === 'week' ? "date_trunc('week', day)::date" : 'day');
 
 /**
  * The range in one scan of its rows (`p`: per group and series point, the errors, the rows that
@@ -103,7 +100,7 @@ export async function errorFigures(ctx: ViewContext, limit: number): Promise<Err
     first_seen: string | null;
     last_seen: string | null;
     sample_message: string | null;
-  }>(FIGURES(pointOf(ctx)), [...params(ctx), limit]);
+  }>(FIGURES(pointSql(ctx)), [...params(ctx), limit]);
   const out: ErrorFigures = { groups: [], points: [], severities: [] };
   const ranked: [number, ErrorGroupRow][] = [];
   for (const row of r.rows) {

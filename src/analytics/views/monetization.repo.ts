@@ -9,7 +9,7 @@
  * virtual currency and leaves every other code out of USD (it is reported apart, never summed in).
  */
 import { DEVEX_USD_PER_ROBUX, VIRTUAL_CURRENCIES } from '../rollups.repo.js';
-import { scopeParams, scopeSql } from './scope.repo.js';
+import { pointSql, scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
 /** A purchase row's amount in USD; NULL for a currency that is not converted ($7 the
@@ -55,7 +55,7 @@ export interface MoneyPoint {
  * figures of single days, so a plan's history limit changes nothing in them.
  */
 export async function storedMoneyPoints(ctx: ViewContext): Promise<MoneyPoint[]> {
-  const bucket = ctx.granularity === 'week' ? "date_trunc('week', day)::date" : 'day';
+  const bucket = pointSql(ctx);
   const r = await ctx.db.query<MoneyPoint>(
     `SELECT to_char(${bucket}, 'YYYY-MM-DD') AS date, sum(revenue_usd)::float8 AS revenue_usd,
             sum(dau)::int AS player_days
@@ -69,7 +69,7 @@ export async function storedMoneyPoints(ctx: ViewContext): Promise<MoneyPoint[]>
 
 /** The same points from the player-days (sdk_player_days), for a segment's players. */
 export async function liveMoneyPoints(ctx: ViewContext): Promise<MoneyPoint[]> {
-  const bucket = ctx.granularity === 'week' ? "date_trunc('week', day)::date" : 'day';
+  const bucket = pointSql(ctx);
   const r = await ctx.db.query<MoneyPoint>(
     `SELECT to_char(${bucket}, 'YYYY-MM-DD') AS date, sum(revenue_usd)::float8 AS revenue_usd,
             count(*)::int AS player_days

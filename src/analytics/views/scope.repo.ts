@@ -28,6 +28,11 @@ export function numOrNull(v: unknown): number | null {
   return v === null || v === undefined ? null : Number(v);
 }
 
+/** SQL: a rollup row's series point, its `day` or the Monday of its ISO week. */
+export function pointSql(ctx: Pick<ViewContext, 'granularity'>): string {
+  return ctx.granularity === 'week' ? "date_trunc('week', day)::date" : 'day';
+}
+
 /** The column of a row's entity on its platform when the request names one ($3), else on every
  * platform (previous- and next-day columns, analytics/rollup.source.ts PrevDay). */
 export function eitherPlatform(onPlatform: string, anyPlatform: string): string {
