@@ -1,7 +1,9 @@
 /**
- * Migrations 0031 and 0032 give the rows already rolled up their previous- and next-day columns
- * (rollup.source.ts, PrevDay): the values written out here by hand, for sessions over several days,
- * and for one player's errors (two platforms, groups and severities), zone entries and equips.
+ * Migrations 0031, 0032 and 0033 give the rows already rolled up their previous- and next-day
+ * columns (rollup.source.ts, PrevDay): the values written out here by hand, for sessions over
+ * several days, and for one player's errors (two platforms, groups and severities), zone entries,
+ * equips and performance samples (sessions on two devices and platforms). 0033 also turns the
+ * performance values per row into value maps per day and device.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emptyDb, type TestDb, testEngines } from '../../test/helpers/db.js';
@@ -10,7 +12,7 @@ import { loadMigrations, migrate } from '../db/index.js';
 const KEY = `1, 'g'`;
 const TS = `'2026-11-01T00:00:00Z'`;
 
-describe.each(testEngines())('migrations 0031 and 0032 (previous and next days) on %s', (engine) => {
+describe.each(testEngines())('migrations 0031 to 0033 (previous and next days) on %s', (engine) => {
   let t: TestDb;
   beforeAll(async () => {
     t = await emptyDb(engine);
@@ -34,7 +36,20 @@ describe.each(testEngines())('migrations 0031 and 0032 (previous and next days) 
              (${KEY}, 'p2', '2026-11-01', 'a', 'z1', 1), (${KEY}, 'p1', '2026-11-03', 'a', 'z1', 1);
       INSERT INTO sdk_brand_equip_days (team_id, game_id, platform, day, player_id, item_id, equips)
       VALUES (${KEY}, 'p1', '2026-11-01', 'a', 'i1', 1), (${KEY}, 'p2', '2026-11-02', 'a', 'i1', 1),
-             (${KEY}, 'p1', '2026-11-04', 'a', 'i1', 1), (${KEY}, 'p1', '2026-11-02', 'a', 'i2', 1);`);
+             (${KEY}, 'p1', '2026-11-04', 'a', 'i1', 1), (${KEY}, 'p1', '2026-11-02', 'a', 'i2', 1);
+      INSERT INTO sdk_perf_days (team_id, game_id, platform, day, player_id, session_id, device, samples, fps,
+        frame_time_ms, memory_mb)
+      VALUES (${KEY}, 'p1', '2026-11-01', 'a', 's1', 'dA', 2, '{30,40}', '{}', '{500}'),
+             (${KEY}, 'p1', '2026-11-01', 'a', 's1', 'dB', 1, '{40}', '{16.5}', '{}'),
+             (${KEY}, 'p1', '2026-11-02', 'a', 's1', 'dA', 1, '{50}', '{}', '{}'),
+             (${KEY}, 'p2', '2026-11-02', 'a', 's9', 'dA', 1, '{60}', '{}', '{}'),
+             (${KEY}, 'p1', '2026-11-03', 'a', 's2', 'dB', 1, '{70}', '{}', '{}');
+      INSERT INTO sdk_perf_value_days (team_id, game_id, platform, day, device, metric, value, samples)
+      VALUES (${KEY}, 'p1', '2026-11-01', 'dA', 'n', 0, 2), (${KEY}, 'p1', '2026-11-01', 'dA', 'f', 30, 1),
+             (${KEY}, 'p1', '2026-11-01', 'dA', 'f', 40, 1), (${KEY}, 'p1', '2026-11-01', 'dA', 'm', 500, 1),
+             (${KEY}, 'p1', '2026-11-01', 'dB', 'n', 0, 1), (${KEY}, 'p1', '2026-11-01', 'dB', 'f', 40, 1),
+             (${KEY}, 'p1', '2026-11-01', 'dB', 't', 16.5, 1), (${KEY}, 'p2', '2026-11-02', 'dA', 'n', 0, 1),
+             (${KEY}, 'p2', '2026-11-02', 'dA', 'f', 60, 1);`);
     await migrate(t.db);
   });
   afterAll(() => t.dispose());
@@ -165,5 +180,56 @@ describe.each(testEngines())('migrations 0031 and 0032 (previous and next days) 
       'p2 11-02 i1 - 11-01 - 11-04 - 11-02',
       'p1 11-04 i1 11-01 11-02 - - 11-02 11-02',
     ]);
+  });
+
+  it('names each performance row its session’s and player’s previous day, overall and on its device', async () => {
+    expect(
+      await lines('sdk_perf_days', `session_id || '/' || device`, [
+        'session_prev',
+        'player_prev_day',
+        'player_prev_any',
+        'device_session_prev',
+        'device_prev_day',
+        'device_prev_any',
+      ]),
+    ).toEqual([
+      // platform day session/device | session_prev player_prev_day player_prev_any device_session_prev
+      // device_prev_day device_prev_any
+      'p1 11-01 s1/dA - - - - - -',
+      'p1 11-01 s1/dB 11-01 11-01 11-01 - - -',
+      'p1 11-02 s1/dA 11-01 11-01 11-01 11-01 11-01 11-01',
+      'p2 11-02 s9/dA - - 11-02 - - 11-02',
+      'p1 11-03 s2/dB - 11-02 11-02 - 11-01 11-01',
+    ]);
+  });
+
+  it('turns the values per day, device and value into value maps per day and device, and every device', async () => {
+    const r = await t.db.query<Record<string, unknown>>(
+      `SELECT platform, to_char(day, 'MM-DD') AS day, every_device, device, samples, fps, fps_n, frame_time_ms,
+              frame_time_n, memory_mb, memory_n
+         FROM sdk_perf_maps ORDER BY platform, day, every_device DESC, device`,
+    );
+    const map = (platform: string, device: string | null, samples: number, maps: number[][]) => ({
+      platform,
+      day: platform === 'p1' ? '11-01' : '11-02',
+      every_device: device === null,
+      device: device ?? '',
+      samples,
+      fps: maps[0],
+      fps_n: maps[1],
+      frame_time_ms: maps[2],
+      frame_time_n: maps[3],
+      memory_mb: maps[4],
+      memory_n: maps[5],
+    });
+    expect(r.rows).toEqual([
+      map('p1', null, 3, [[30, 40], [1, 2], [16.5], [1], [500], [1]]),
+      map('p1', 'dA', 2, [[30, 40], [1, 1], [], [], [500], [1]]),
+      map('p1', 'dB', 1, [[40], [1], [16.5], [1], [], []]),
+      map('p2', null, 1, [[60], [1], [], [], [], []]),
+      map('p2', 'dA', 1, [[60], [1], [], [], [], []]),
+    ]);
+    const gone = await t.db.query(`SELECT 1 FROM pg_tables WHERE tablename = 'sdk_perf_value_days'`);
+    expect(gone.rows).toEqual([]);
   });
 });

@@ -363,10 +363,23 @@ describe.each(testEngines())(
               expectedCrashes(distinct, later, '2026-10-26'),
             );
             expect(await view(team, 'errors', tail)).toEqual(expectedErrors(distinct, later));
-            for (const platform of PLATFORMS) {
+            const inTail = distinct.filter((e) => later.includes(day(e)));
+            expect({ ...(await view(team, 'performance', tail)), percentile_method: undefined }).toEqual({
+              ...expectedPerformance(inTail),
+              percentile_method: undefined,
+            });
+            // A platform without events answers 404 (tested in the routes' tests).
+            for (const platform of PLATFORMS.filter((p) => distinct.some((e) => e.platform === p))) {
               expect(await view(team, 'errors', { ...tail, platform })).toEqual(
                 expectedErrors(distinct, later, platform),
               );
+              expect({
+                ...(await view(team, 'performance', { ...tail, platform })),
+                percentile_method: undefined,
+              }).toEqual({
+                ...expectedPerformance(inTail.filter((e) => e.platform === platform)),
+                percentile_method: undefined,
+              });
             }
 
             const service = t.services.analytics.service;

@@ -56,7 +56,7 @@ const KEY_B = md5(FRAMES_B);
  *   p1 s4 20th: 45, -, -, Pixel 7
  * Crashes: p3 s6 18th 10:00 and 11:00 A1 (1.4.0, iOS 17.5); p1 s7 19th 09:00 A2 (1.4.1, Android 14);
  * p1 s4 20th 08:00 B (1.4.1); p2 s8 20th 09:00 A1 with signature oom-1; p4 20th 10:00 A2.
- * On platform_3 (20th): q1 samples fps 40 on devices d01..d21 (d21 twice), and p1 a fatal error.
+ * On platform_3 (20th): q1 samples fps 40 on devices d01..d23 (d21 twice) in one session, and p1 a fatal error.
  */
 function fixture() {
   const perf = (p: string, ts: string, payload: Record<string, unknown>, s: string) =>
@@ -125,7 +125,7 @@ function fixture() {
       source: 'server',
     }),
     error('p1', '2026-11-19T07:00:00Z', { severity: 'warn', message: 'A'.repeat(100), source: 'client' }),
-    ...Array.from({ length: 21 }, (_, i) =>
+    ...Array.from({ length: 23 }, (_, i) =>
       ev(
         'q1',
         `2026-11-20T08:${String(i).padStart(2, '0')}:00Z`,
@@ -231,23 +231,25 @@ describe.each(testEngines())('SDK analytics: quality views (%s)', (engine) => {
 
   it('names the 20 devices with the most samples and folds the rest into other_devices', async () => {
     const got = await view('performance', { ...range, platform: 'platform_3' });
-    // d21 has 2 samples; d01..d19 win the ties by name; d20 is left over.
+    // d21 has 2 samples; d01..d19 win the ties by name; d20, d22 and d23 are left over.
     expect(got.by_device.map((d: { device: string }) => d.device)).toEqual([
       'd21',
       ...Array.from({ length: 19 }, (_, i) => `d${String(i + 1).padStart(2, '0')}`),
     ]);
-    expect(got.by_device[0]).toMatchObject({ samples: 2, fps_avg: pct(40, 40, 40) });
+    expect(got.by_device[0]).toMatchObject({ samples: 2, sessions_sampled: 1, players_sampled: 1 });
+    expect(got.by_device[0]).toMatchObject({ fps_avg: pct(40, 40, 40) });
+    // q1's one session on three folded devices: each device's count, summed.
     expect(got.other_devices).toEqual({
-      devices: 1,
-      samples: 1,
-      sessions_sampled: 1,
-      players_sampled: 1,
+      devices: 3,
+      samples: 3,
+      sessions_sampled: 3,
+      players_sampled: 3,
       fps_avg: pct(40, 40, 40),
       frame_time_ms_p95: null,
       memory_mb_p50: null,
     });
-    expect(got).toMatchObject({ samples: 22, sessions_sampled: 1, players_sampled: 1 });
-    expect(got.fps_histogram[4]).toEqual({ from_fps: 40, to_fps: 50, samples: 22 });
+    expect(got).toMatchObject({ samples: 24, sessions_sampled: 1, players_sampled: 1 });
+    expect(got.fps_histogram[4]).toEqual({ from_fps: 40, to_fps: 50, samples: 24 });
   });
 
   it("keeps a segment's players in performance", async () => {

@@ -1,13 +1,17 @@
 /**
- * SQL of the performance view, over sdk_perf_days (migration 0025: per day, player, session and
- * device, each sample's fps_avg and frame_time_ms_p95 rounded to 0.1 and memory_mb to 1 MB). The
- * percentiles are percentile_cont over those values of the range, so days merge exactly and each is
- * within half the resolution of the exact one. The segment and platform filters apply (scopeSql).
- * Without a segment, the percentiles and the histogram come from sdk_perf_value_days instead
- * (migration 0028: the samples per day, device and value, no player), the same percentile_cont
- * computed by walking cumulative counts (percentileOfCounts), not by sorting every sample.
+ * SQL of the performance view, over sdk_perf_days (migration 0025: per day, platform, player,
+ * session and device, each sample's fps_avg and frame_time_ms_p95 rounded to 0.1 and memory_mb to
+ * 1 MB) and sdk_perf_maps (0033: per day, platform and device, and for every device, the samples per
+ * value at that resolution).
+ *
+ * Distinct sessions and players are counted from sdk_perf_days's previous-day columns (0033): one
+ * scan of the range's rows, grouped by device, with or without a segment. Percentiles are
+ * percentile_cont over the rounded values, so days merge exactly and each is within half the
+ * resolution of the exact one. Without a segment they and the histogram come from the value maps,
+ * merged here (the devices beyond the top 20 are every device's counts less the top 20's) and walked
+ * by cumulative count (percentileOfCounts); with one, PostgreSQL sorts the segment's samples.
  */
-import { num, numOrNull, scopeParams, scopeSql } from './scope.repo.js';
+import { firstInRange, num, numOrNull, scopeParams, scopeSql } from './scope.repo.js';
 import type { ViewContext } from './view.js';
 
 /** How many devices the view names; the rest are folded into one "other devices" row. */
@@ -24,145 +28,270 @@ export interface PerfFigures {
   memory_p50: number | null;
 }
 
-/** One row of perfFigures: the whole range (`overall`), a top device, or the others (`device` null,
- * `overall` false). `device` '' is the samples that named no device. */
-export interface PerfRow extends PerfFigures {
-  overall: boolean;
-  device: string | null;
+/** The range's figures: every sample, each of the TOP_DEVICES devices with the most samples (ties by
+ * name, compared as bytes), most samples first, and the other devices together (null: none).
+ * `device` '' is the samples that named no device. */
+export interface Performance {
+  overall: PerfFigures;
+  devices: (PerfFigures & { device: string })[];
+  other: PerfFigures | null;
+  /** Samples per 10-fps bucket of fps_avg (as rounded to 0.1): bucket i is [10 i, 10 i + 10), 6 is
+   * 60 and more. */
+  buckets: number[];
 }
-
-const RANGE = `FROM sdk_perf_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6`;
 
 function params(ctx: ViewContext): unknown[] {
   return [...scopeParams(ctx), ctx.range.from, ctx.range.to];
 }
 
-/** The groups' rows (s: the range's rows; g: with `dev`, the device when among the TOP_DEVICES
- * with the most samples (ties by name), else NULL) as CTEs over $1..$6. */
-const GROUPS = `s AS (
-    SELECT platform, player_id, session_id, device, samples, fps, frame_time_ms, memory_mb ${RANGE}
-  ), top AS (
-    SELECT device FROM s GROUP BY device ORDER BY sum(samples) DESC, device COLLATE "C" LIMIT ${TOP_DEVICES}
-  ), g AS (
-    SELECT s.*, t.device IS NOT NULL AS is_top, CASE WHEN t.device IS NOT NULL THEN s.device END AS dev
-      FROM s LEFT JOIN top AS t USING (device)
-  )`;
+const RANGE = `FROM sdk_perf_days WHERE ${scopeSql()} AND day BETWEEN $5 AND $6`;
 
-/** The range's figures: every sample, each of the TOP_DEVICES devices, and the other devices
- * together. Sessions are distinct (platform, player, session_id), samples without a session_id in
- * none. */
-export async function perfFigures(ctx: ViewContext): Promise<PerfRow[]> {
-  if (ctx.players === null) return rolledUpFigures(ctx);
-  const [figures, counts] = [await percentiles(ctx), await distinctCounts(ctx)];
-  const keyOf = (overall: boolean, device: string | null) => `${overall} ${device}`;
-  const found = new Map(counts.map((c) => [keyOf(c.overall, c.device), c]));
-  return figures.map((f) => {
-    const c = found.get(keyOf(f.overall, f.device));
-    return { ...f, sessions: c?.sessions ?? 0, players: c?.players ?? 0, devices: c?.devices ?? 0 };
+/** Strings in PostgreSQL's "C" order (bytes of UTF-8). */
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+export async function performanceFigures(ctx: ViewContext): Promise<Performance> {
+  // Without a segment the top devices come off an index first, so the counts' scan and the value
+  // maps' read run side by side; a segment's top devices are its own (from the counts).
+  const top = ctx.players === null ? await topDevices(ctx) : null;
+  const [counts, values] = await Promise.all([deviceCounts(ctx), top === null ? null : valueMaps(ctx, top)]);
+  const ranked = [...counts.values()].sort((a, b) => b.samples - a.samples || byBytes(a.device, b.device));
+  const named = top ?? ranked.slice(0, TOP_DEVICES).map((c) => c.device);
+  const dist = values ?? (await sortedPercentiles(ctx, named));
+  const isTop = new Set(named);
+  const others = ranked.filter((c) => !isTop.has(c.device));
+  const sum = (rows: DeviceCounts[], k: keyof Omit<DeviceCounts, 'device'>) =>
+    rows.reduce((a, r) => a + r[k], 0);
+  const all = [...counts.values()];
+  const figures = (
+    c: { samples: number; sessions: number; players: number; devices: number },
+    d: Percentiles | undefined,
+  ): PerfFigures => ({
+    ...c,
+    fps: d?.fps ?? null,
+    frame_time_p95: d?.frame_time_p95 ?? null,
+    memory_p50: d?.memory_p50 ?? null,
   });
+  return {
+    overall: figures(
+      {
+        samples: sum(all, 'samples'),
+        sessions: sum(all, 'firstSessions'),
+        players: sum(all, 'firstPlayers'),
+        devices: all.length,
+      },
+      dist.overall,
+    ),
+    devices: named
+      .map((device) => counts.get(device))
+      .filter((c) => c !== undefined)
+      .map((c) => ({ device: c.device, ...figures({ ...c, devices: 1 }, dist.devices.get(c.device)) })),
+    other:
+      others.length === 0
+        ? null
+        : figures(
+            {
+              samples: sum(others, 'samples'),
+              sessions: sum(others, 'sessions'),
+              players: sum(others, 'players'),
+              devices: others.length,
+            },
+            dist.other,
+          ),
+    buckets: dist.buckets,
+  };
 }
 
-type Percentiles = Omit<PerfRow, 'sessions' | 'players' | 'devices'>;
-
-/** Samples and percentiles per group (GROUPING SETS: each group, and every sample). */
-async function percentiles(ctx: ViewContext): Promise<Percentiles[]> {
-  const r = await ctx.db.query<Record<string, unknown>>(
-    `WITH ${GROUPS}
-     SELECT grouping(is_top, dev) <> 0 AS overall, dev AS device, count(u.f)::int AS samples,
-            percentile_cont(ARRAY[0.05, 0.5, 0.95]::float8[]) WITHIN GROUP (ORDER BY u.f) AS fps,
-            percentile_cont(0.95) WITHIN GROUP (ORDER BY u.ft) AS frame_time_p95,
-            percentile_cont(0.5) WITHIN GROUP (ORDER BY u.m) AS memory_p50
-       FROM g CROSS JOIN LATERAL unnest(g.fps, g.frame_time_ms, g.memory_mb) AS u (f, ft, m)
-      GROUP BY GROUPING SETS ((is_top, dev), ())`,
+/** The TOP_DEVICES devices with the most samples in the range, without a segment (the maps' index). */
+async function topDevices(ctx: ViewContext): Promise<string[]> {
+  const r = await ctx.db.query<{ device: string }>(
+    `SELECT device ${MAPS_RANGE} AND NOT every_device
+      GROUP BY device ORDER BY sum(samples) DESC, device COLLATE "C" LIMIT ${TOP_DEVICES}`,
     params(ctx),
   );
-  return r.rows.map((row) => {
+  return r.rows.map((row) => row.device);
+}
+
+interface DeviceCounts {
+  device: string;
+  samples: number;
+  /** Distinct sessions (platform, player, session_id; samples without a session_id in none) and
+   * players sampled on the device. */
+  sessions: number;
+  players: number;
+  /** Of the distinct sessions and players over every device, those whose first row of the range is
+   * on this device (they add up to the range's). */
+  firstSessions: number;
+  firstPlayers: number;
+}
+
+/** Per device with samples in the range: its samples and distinct sessions and players, from one scan
+ * of the range's rows (previous-day columns: a row counts an entity when it is the entity's first
+ * in the range). A segment keeps or drops all of a player's rows, so the counts stay exact. */
+async function deviceCounts(ctx: ViewContext): Promise<Map<string, DeviceCounts>> {
+  const r = await ctx.db.query<Record<string, unknown>>(
+    `SELECT device, sum(samples)::int AS samples,
+            count(*) FILTER (WHERE session_id <> '' AND ${firstInRange('device_session_prev')})::int AS sessions,
+            count(*) FILTER (WHERE ${firstInRange('device_prev_day', 'device_prev_any')})::int AS players,
+            count(*) FILTER (WHERE session_id <> '' AND ${firstInRange('session_prev')})::int AS first_sessions,
+            count(*) FILTER (WHERE ${firstInRange('player_prev_day', 'player_prev_any')})::int AS first_players
+       ${RANGE}
+      GROUP BY device`,
+    params(ctx),
+  );
+  return new Map(
+    r.rows.map((row) => {
+      const device = row.device as string;
+      return [
+        device,
+        {
+          device,
+          samples: num(row.samples),
+          sessions: num(row.sessions),
+          players: num(row.players),
+          firstSessions: num(row.first_sessions),
+          firstPlayers: num(row.first_players),
+        },
+      ];
+    }),
+  );
+}
+
+type Percentiles = Pick<PerfFigures, 'fps' | 'frame_time_p95' | 'memory_p50'>;
+
+interface Distributions {
+  overall: Percentiles | undefined;
+  devices: Map<string, Percentiles>;
+  other: Percentiles | undefined;
+  buckets: number[];
+}
+
+/** With a segment: percentile_cont over the segment's samples of the range, per named device, for
+ * the others together and for all of them (GROUPING SETS), and the histogram. */
+async function sortedPercentiles(ctx: ViewContext, named: string[]): Promise<Distributions> {
+  const withNamed = [...params(ctx), named];
+  const [r, b] = await Promise.all([
+    ctx.db.query<Record<string, unknown>>(
+      `WITH g AS (
+         SELECT device = ANY($7::text[]) AS is_top, CASE WHEN device = ANY($7::text[]) THEN device END AS dev,
+                fps, frame_time_ms, memory_mb ${RANGE}
+       )
+       SELECT grouping(is_top, dev) <> 0 AS overall, dev AS device,
+              percentile_cont(ARRAY[0.05, 0.5, 0.95]::float8[]) WITHIN GROUP (ORDER BY u.f) AS fps,
+              percentile_cont(0.95) WITHIN GROUP (ORDER BY u.ft) AS frame_time_p95,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY u.m) AS memory_p50
+         FROM g CROSS JOIN LATERAL unnest(g.fps, g.frame_time_ms, g.memory_mb) AS u (f, ft, m)
+        GROUP BY GROUPING SETS ((is_top, dev), ())`,
+      withNamed,
+    ),
+    ctx.db.query<{ bucket: number; samples: number }>(
+      `SELECT least(floor(f / 10), 6)::int AS bucket, count(*)::int AS samples
+         FROM (SELECT fps ${RANGE}) AS s CROSS JOIN LATERAL unnest(s.fps) AS f
+        GROUP BY 1`,
+      params(ctx),
+    ),
+  ]);
+  const out: Distributions = {
+    overall: undefined,
+    devices: new Map(),
+    other: undefined,
+    buckets: noBuckets(),
+  };
+  for (const row of r.rows) {
     const fps = row.fps as unknown[] | null;
-    return {
-      overall: row.overall === true,
-      device: (row.device as string | null) ?? null,
-      samples: num(row.samples),
+    const p: Percentiles = {
       fps: fps === null ? null : [num(fps[0]), num(fps[1]), num(fps[2])],
       frame_time_p95: numOrNull(row.frame_time_p95),
       memory_p50: numOrNull(row.memory_p50),
     };
-  });
-}
-
-/** Distinct sessions, players and devices per group and overall: DISTINCT then count (hashed),
- * where count(DISTINCT ROW(…)) sorted every row of every grouping set. */
-async function distinctCounts(
-  ctx: ViewContext,
-): Promise<
-  { overall: boolean; device: string | null; sessions: number; players: number; devices: number }[]
-> {
-  const r = await ctx.db.query<{ overall: boolean; device: string | null; kind: string; n: number }>(
-    `WITH ${GROUPS}
-     SELECT false AS overall, dev AS device, 'sessions' AS kind, count(*)::int AS n
-       FROM (SELECT DISTINCT dev, platform, player_id, session_id FROM g WHERE session_id <> '') AS d GROUP BY dev
-     UNION ALL
-     SELECT true, NULL, 'sessions', count(*)::int
-       FROM (SELECT DISTINCT platform, player_id, session_id FROM g WHERE session_id <> '') AS d
-     UNION ALL
-     SELECT false, dev, 'players', count(*)::int FROM (SELECT DISTINCT dev, player_id FROM g) AS d GROUP BY dev
-     UNION ALL
-     SELECT true, NULL, 'players', count(*)::int FROM (SELECT DISTINCT player_id FROM g) AS d
-     UNION ALL
-     SELECT false, dev, 'devices', count(*)::int FROM (SELECT DISTINCT dev, device FROM g) AS d GROUP BY dev
-     UNION ALL
-     SELECT true, NULL, 'devices', count(*)::int FROM (SELECT DISTINCT device FROM g) AS d`,
-    params(ctx),
-  );
-  const out = new Map<
-    string,
-    { overall: boolean; device: string | null; sessions: number; players: number; devices: number }
-  >();
-  for (const row of r.rows) {
-    const key = `${row.overall} ${row.device}`;
-    const c = out.get(key) ?? {
-      overall: row.overall,
-      device: row.device,
-      sessions: 0,
-      players: 0,
-      devices: 0,
-    };
-    c[row.kind as 'sessions' | 'players' | 'devices'] = num(row.n);
-    out.set(key, c);
+    if (row.overall === true) out.overall = p;
+    else if (row.device === null) out.other = p;
+    else out.devices.set(row.device as string, p);
   }
-  return [...out.values()];
+  for (const row of b.rows) out.buckets[num(row.bucket)] = num(row.samples);
+  return out;
 }
 
-/** Samples per 10-fps bucket of fps_avg (as rounded to 0.1): bucket i is [10 i, 10 i + 10), 6 is 60+.
- * Buckets without samples are absent. Without a segment, from the counts per value
- * (sdk_perf_value_days). */
-export async function fpsBuckets(ctx: ViewContext): Promise<{ bucket: number; samples: number }[]> {
-  if (ctx.players === null) {
-    const v = await ctx.db.query<{ bucket: number; samples: number }>(
-      `SELECT least(floor(value / 10), 6)::int AS bucket, sum(samples)::int AS samples
-         ${VALUES_RANGE} AND metric = 'f'
-        GROUP BY 1 ORDER BY 1`,
-      params(ctx),
-    );
-    return v.rows.map((row) => ({ bucket: num(row.bucket), samples: num(row.samples) }));
-  }
-  const r = await ctx.db.query<{ bucket: number; samples: number }>(
-    `SELECT least(floor(f / 10), 6)::int AS bucket, count(*)::int AS samples
-       FROM (SELECT fps ${RANGE}) AS s CROSS JOIN LATERAL unnest(s.fps) AS f
-      GROUP BY 1 ORDER BY 1`,
-    params(ctx),
-  );
-  return r.rows.map((row) => ({ bucket: num(row.bucket), samples: num(row.samples) }));
-}
+const noBuckets = () => [0, 0, 0, 0, 0, 0, 0];
 
-// Without a segment: the percentiles from sdk_perf_value_days (migration 0028: per day and device,
-// the samples per value at the resolution above), walking cumulative counts, and the distinct
-// sessions, players and devices from sdk_perf_days without its value arrays.
-
-/** The range of sdk_perf_value_days, which has no player: only for requests without a segment ($4
- * NULL, stated so a segment could never be ignored). */
-const VALUES_RANGE = `FROM sdk_perf_value_days
+/** sdk_perf_maps of the range, without a segment ($4 NULL, stated so a segment could never be
+ * ignored). */
+const MAPS_RANGE = `FROM sdk_perf_maps
   WHERE team_id = $1 AND game_id = $2 AND ($3::text IS NULL OR platform = $3) AND $4::text[] IS NULL
     AND day BETWEEN $5 AND $6`;
+
+/** A group's samples per value, one map per metric (fps_avg, frame_time_ms_p95, memory_mb). */
+type ValueCounts = [Map<number, number>, Map<number, number>, Map<number, number>];
+
+const newCounts = (): ValueCounts => [new Map(), new Map(), new Map()];
+
+/** Without a segment: every device's and the named devices' value maps of the range (arrays sent as
+ * text: splitting them is far quicker than parsing array literals), merged per group. */
+async function valueMaps(ctx: ViewContext, named: string[]): Promise<Distributions> {
+  const r = await ctx.db.query<{ every_device: boolean; device: string; maps: string[] }>(
+    `SELECT every_device, device,
+            ARRAY[array_to_string(fps, ','), array_to_string(fps_n, ','), array_to_string(frame_time_ms, ','),
+                  array_to_string(frame_time_n, ','), array_to_string(memory_mb, ','),
+                  array_to_string(memory_n, ',')] AS maps
+       ${MAPS_RANGE} AND (every_device OR device = ANY($7::text[]))`,
+    [...params(ctx), named],
+  );
+  const overall = newCounts();
+  const devices = new Map<string, ValueCounts>();
+  for (const row of r.rows) {
+    let into = overall;
+    if (!row.every_device) {
+      into = devices.get(row.device) ?? newCounts();
+      devices.set(row.device, into);
+    }
+    for (let m = 0; m < 3; m += 1) addCounts(into[m]!, row.maps[2 * m]!, row.maps[2 * m + 1]!);
+  }
+  // The other devices: every device's counts less the named ones'.
+  const other = newCounts();
+  for (let m = 0; m < 3; m += 1) {
+    const left = new Map(overall[m]);
+    for (const d of devices.values()) {
+      for (const [v, n] of d[m]!) {
+        const rest = (left.get(v) ?? 0) - n;
+        if (rest === 0) left.delete(v);
+        else left.set(v, rest);
+      }
+    }
+    other[m] = left;
+  }
+  const buckets = noBuckets();
+  for (const [v, n] of overall[0]) buckets[Math.min(Math.floor(v / 10), 6)]! += n;
+  return {
+    overall: percentilesOf(overall),
+    devices: new Map([...devices].map(([d, c]) => [d, percentilesOf(c)])),
+    other: percentilesOf(other),
+    buckets,
+  };
+}
+
+/** Adds a map's values and counts (comma-separated, as array_to_string writes them) to `into`. */
+function addCounts(into: Map<number, number>, values: string, counts: string): void {
+  if (values === '') return;
+  const v = values.split(',');
+  const n = counts.split(',');
+  for (let i = 0; i < v.length; i += 1) {
+    const value = Number(v[i]);
+    into.set(value, (into.get(value) ?? 0) + Number(n[i]));
+  }
+}
+
+function percentilesOf(c: ValueCounts): Percentiles {
+  const [f, t, m] = c.map((map) =>
+    [...map].map(([value, samples]) => ({ value, samples })).sort((a, b) => a.value - b.value),
+  ) as [Counted, Counted, Counted];
+  const p = (q: number) => percentileOfCounts(f, q) as number;
+  return {
+    fps: f.length === 0 ? null : [p(0.05), p(0.5), p(0.95)],
+    frame_time_p95: percentileOfCounts(t, 0.95),
+    memory_p50: percentileOfCounts(m, 0.5),
+  };
+}
+
+type Counted = { value: number; samples: number }[];
 
 /** percentile_cont (PostgreSQL's arithmetic: position p × (N − 1), lo + (p' × (hi − lo))) of the
  * values of `sorted` (ascending value, samples > 0 each). Null without samples. */
@@ -188,109 +317,4 @@ export function percentileOfCounts(
   if (second <= first) return lo;
   const hi = at(second);
   return lo + (pos - first) * (hi - lo);
-}
-
-type Counted = { value: number; samples: number }[];
-
-async function rolledUpFigures(ctx: ViewContext): Promise<PerfRow[]> {
-  const top = await ctx.db.query<{ device: string }>(
-    `SELECT device ${VALUES_RANGE} AND metric = 'n'
-      GROUP BY device ORDER BY sum(samples) DESC, device COLLATE "C" LIMIT ${TOP_DEVICES}`,
-    params(ctx),
-  );
-  const topDevices = top.rows.map((r) => r.device);
-  const withTop = [...params(ctx), topDevices];
-  const values = await ctx.db.query<{
-    overall: boolean;
-    dev: string | null;
-    metric: string;
-    value: number;
-    samples: number;
-  }>(
-    `SELECT grouping(dev) <> 0 AS overall, dev, metric, value, sum(samples)::int AS samples
-       FROM (SELECT CASE WHEN device = ANY($7::text[]) THEN device END AS dev, metric, value, samples
-               ${VALUES_RANGE}) AS v
-      GROUP BY GROUPING SETS ((dev, metric, value), (metric, value))
-      ORDER BY 1, 2, 3, 4`,
-    withTop,
-  );
-  const groups = new Map<
-    string,
-    { overall: boolean; device: string | null; n: number; f: Counted; t: Counted; m: Counted }
-  >();
-  const key = (overall: boolean, device: string | null) => `${overall} ${device}`;
-  const groupOf = (overall: boolean, device: string | null) => {
-    const k = key(overall, device);
-    let g = groups.get(k);
-    if (!g) {
-      g = { overall, device, n: 0, f: [], t: [], m: [] };
-      groups.set(k, g);
-    }
-    return g;
-  };
-  groupOf(true, null);
-  for (const row of values.rows) {
-    const g = groupOf(row.overall === true, row.overall ? null : row.dev);
-    const c = { value: Number(row.value), samples: num(row.samples) };
-    if (row.metric === 'n') g.n += c.samples;
-    else if (row.metric === 'f' || row.metric === 't' || row.metric === 'm') g[row.metric].push(c);
-  }
-  const counts = await rolledUpDistinctCounts(ctx, withTop);
-  return [...groups.values()]
-    .filter((g) => g.overall || g.n > 0)
-    .map((g) => {
-      const c = counts.get(key(g.overall, g.device));
-      const samples = g.f.reduce((a, v) => a + v.samples, 0);
-      const p = (q: number) => percentileOfCounts(g.f, q) as number;
-      return {
-        overall: g.overall,
-        device: g.device,
-        samples,
-        fps: samples === 0 ? null : [p(0.05), p(0.5), p(0.95)],
-        frame_time_p95: percentileOfCounts(g.t, 0.95),
-        memory_p50: percentileOfCounts(g.m, 0.5),
-        sessions: c?.sessions ?? 0,
-        players: c?.players ?? 0,
-        devices: c?.devices ?? 0,
-      };
-    });
-}
-
-/** Distinct sessions (session_id <> ''), players and devices per group ($7: the top devices) and
- * overall, in one pass of sdk_perf_days's keys (GROUPING SETS: one hash per set). GROUPING bits
- * (dev, platform, player_id, session_id, device): 1 sessions of a group, 17 every session, 11
- * players of a group, 27 every player, 14 devices of a group, 30 every device. */
-async function rolledUpDistinctCounts(
-  ctx: ViewContext,
-  withTop: unknown[],
-): Promise<Map<string, { sessions: number; players: number; devices: number }>> {
-  const r = await ctx.db.query<{ gid: number; dev: string | null; n: number }>(
-    `SELECT gid, dev, count(*) FILTER (WHERE gid NOT IN (1, 17) OR session_id <> '')::int AS n
-       FROM (SELECT grouping(dev, platform, player_id, session_id, device) AS gid, dev, session_id
-               FROM (SELECT CASE WHEN device = ANY($7::text[]) THEN device END AS dev, device, platform,
-                            player_id, session_id ${RANGE}) AS k
-              GROUP BY GROUPING SETS ((dev, platform, player_id, session_id), (platform, player_id, session_id),
-                (dev, player_id), (player_id), (dev, device), (device))) AS d
-      GROUP BY gid, dev`,
-    withTop,
-  );
-  const kinds: Record<number, [boolean, 'sessions' | 'players' | 'devices']> = {
-    1: [false, 'sessions'],
-    17: [true, 'sessions'],
-    11: [false, 'players'],
-    27: [true, 'players'],
-    14: [false, 'devices'],
-    30: [true, 'devices'],
-  };
-  const out = new Map<string, { sessions: number; players: number; devices: number }>();
-  for (const row of r.rows) {
-    const kind = kinds[num(row.gid)];
-    if (!kind) continue;
-    const [overall, what] = kind;
-    const k = `${overall} ${overall ? null : row.dev}`;
-    const c = out.get(k) ?? { sessions: 0, players: 0, devices: 0 };
-    c[what] = num(row.n);
-    out.set(k, c);
-  }
-  return out;
 }

@@ -8,7 +8,7 @@
 import { Type } from 'typebox';
 import { viewResponse } from '../analytics.schemas.js';
 import { roundOrNull } from './figures.js';
-import { fpsBuckets, type PerfFigures, perfFigures, TOP_DEVICES } from './performance.repo.js';
+import { type PerfFigures, performanceFigures, TOP_DEVICES } from './performance.repo.js';
 import type { View } from './view.js';
 
 export const PERF_PERCENTILE_METHOD = 'percentile_cont of values rounded to 0.1 fps, 0.1 ms, 1 MB';
@@ -70,6 +70,14 @@ export const PerformanceView = viewResponse(
         Type.Object({
           devices: Type.Integer({ description: 'How many devices are folded in here.' }),
           ...figureFields,
+          sessions_sampled: Type.Integer({
+            description:
+              'The sum over the folded devices of each one’s distinct sessions sampled (a session sampled on two of them counts in each).',
+          }),
+          players_sampled: Type.Integer({
+            description:
+              'The sum over the folded devices of each one’s distinct players sampled (a player sampled on two of them counts in each).',
+          }),
         }),
         Type.Null(),
       ],
@@ -108,22 +116,19 @@ export const performance: View<typeof PerformanceView> = {
   schema: PerformanceView,
   summary: 'FPS histogram, fps_avg p5/p50/p95 overall and by device, frame time p95, median memory',
   async load(ctx) {
-    const [rows, buckets] = await Promise.all([perfFigures(ctx), fpsBuckets(ctx)]);
-    const overall = rows.find((r) => r.overall);
-    const devices = rows
-      .filter((r) => !r.overall && r.device !== null)
-      .sort((a, b) => b.samples - a.samples || (a.device! < b.device! ? -1 : 1));
-    const other = rows.find((r) => !r.overall && r.device === null);
-    const counts = new Map(buckets.map((b) => [b.bucket, b.samples]));
+    const figures = await performanceFigures(ctx);
     return {
-      fps_histogram: [0, 1, 2, 3, 4, 5, 6].map((i) => ({
+      fps_histogram: figures.buckets.map((samples, i) => ({
         from_fps: i * 10,
         to_fps: i < 6 ? i * 10 + 10 : null,
-        samples: counts.get(i) ?? 0,
+        samples,
       })),
-      ...perfReport(overall),
-      by_device: devices.map((d) => ({ device: d.device === '' ? null : d.device, ...perfReport(d) })),
-      other_devices: other ? { devices: other.devices, ...perfReport(other) } : null,
+      ...perfReport(figures.overall),
+      by_device: figures.devices.map((d) => ({
+        device: d.device === '' ? null : d.device,
+        ...perfReport(d),
+      })),
+      other_devices: figures.other ? { devices: figures.other.devices, ...perfReport(figures.other) } : null,
       percentile_method: PERF_PERCENTILE_METHOD,
     };
   },

@@ -1,6 +1,7 @@
 /**
  * Rollups the quality views (performance, crashes, errors) keep for themselves (migrations 0025, and
- * 0028: sdk_perf_value_days, the performance samples per device and rounded value without the player),
+ * 0033: sdk_perf_maps, the performance samples' values per day and device without the player, and the
+ * previous-day columns of sdk_perf_days),
  * folded like every rollup (rollup.source.ts). Traces and messages are normalised by the SQL
  * functions of 0025 (sdk_crash_frames, sdk_normalise_line): the one implementation, used here and by
  * the crashes view. A crash group's or error prefix's sample is its latest event's (ties to the
@@ -32,11 +33,23 @@ const newer = (r: string, column: string) => `CASE WHEN EXCLUDED.last_ts > ${r}.
   THEN EXCLUDED.${column} ELSE ${r}.${column} END`;
 
 /** The tables kept here, one row set per day. */
-const TABLES: readonly string[] = [
-  'sdk_perf_days',
-  'sdk_perf_value_days',
-  'sdk_crash_days',
-  'sdk_error_days',
+const TABLES: readonly string[] = ['sdk_perf_days', 'sdk_perf_maps', 'sdk_crash_days', 'sdk_error_days'];
+
+/** sdk_perf_maps's (values, counts) column pairs. */
+const PERF_MAPS = [
+  ['fps', 'fps_n'],
+  ['frame_time_ms', 'frame_time_n'],
+  ['memory_mb', 'memory_n'],
+] as const;
+
+/** The performance view's distinct sessions and players (0033), overall and per device: the session
+ * (its own platform), the player (on one platform and on every platform), the session on one device,
+ * and the player on one device. A row is a (day, platform, player, session, device). */
+const PERF_PREVS: readonly PrevDay[] = [
+  { column: 'session_prev', entity: ['platform', 'player_id', 'session_id'], tieBreak: ['device'] },
+  ...onPlatformAndAny('prev', ['player_id'], ['session_id', 'device'], 'player_'),
+  { column: 'device_session_prev', entity: ['platform', 'player_id', 'session_id', 'device'] },
+  ...onPlatformAndAny('prev', ['player_id', 'device'], ['session_id'], 'device_'),
 ];
 
 const ERROR_GROUP = ['severity', 'source', 'prefix'];
@@ -62,15 +75,42 @@ export const QUALITY_ROLLUP: RollupSql = {
      ON CONFLICT (team_id, game_id, day, platform, player_id, session_id, device) DO UPDATE SET
        samples = d.samples + EXCLUDED.samples, fps = d.fps || EXCLUDED.fps,
        frame_time_ms = d.frame_time_ms || EXCLUDED.frame_time_ms, memory_mb = d.memory_mb || EXCLUDED.memory_mb`,
-    `INSERT INTO sdk_perf_value_days AS d (team_id, platform, game_id, day, device, metric, value, samples)
-     SELECT ${ROW_KEY}, COALESCE(payload->>'device', ''), v.metric, v.value, count(*)::int
-       FROM sdk_fold CROSS JOIN LATERAL (VALUES ('n'::"char", 0::float8), ('f', ${rounded('fps_avg', 10)}),
-         ('t', ${rounded('frame_time_ms_p95', 10)}), ('m', ${rounded('memory_mb', 1)})) AS v (metric, value)
-      WHERE team_id = $1 AND platform = $2 AND game_id = $3 AND day = $4 AND type = 'performance'
-        AND v.value IS NOT NULL
-      GROUP BY 5, 6, 7
-     ON CONFLICT (team_id, game_id, day, platform, device, metric, value) DO UPDATE SET
-       samples = d.samples + EXCLUDED.samples`,
+    prevDaysSql(
+      'sdk_perf_days',
+      ['day', 'platform', 'player_id', 'session_id', 'device'],
+      ['player_id'],
+      `SELECT player_id ${FOLDED} AND type = 'performance'`,
+      PERF_PREVS,
+    ),
+    // The day's value maps (0033): per device and for every device, each metric's values ascending
+    // with their samples; a fold merges its own into the row's (sdk_merge_counts).
+    `WITH s AS (
+       SELECT COALESCE(payload->>'device', '') AS device, ${rounded('fps_avg', 10)} AS f,
+              ${rounded('frame_time_ms_p95', 10)} AS t, ${rounded('memory_mb', 1)} AS m
+         ${FOLDED} AND type = 'performance'
+     ), n AS (
+       SELECT grouping(device) = 1 AS every_device, COALESCE(device, '') AS device, count(*)::int AS samples
+         FROM s GROUP BY GROUPING SETS ((device), ())
+     ), v AS (
+       SELECT grouping(device) = 1 AS every_device, COALESCE(device, '') AS device, metric, value,
+              count(*)::int AS samples
+         FROM s CROSS JOIN LATERAL (VALUES ('f'::"char", f), ('t', t), ('m', m)) AS x (metric, value)
+        WHERE value IS NOT NULL
+        GROUP BY GROUPING SETS ((device, metric, value), (metric, value))
+     ), a AS (
+       SELECT every_device, device, metric, array_agg(value ORDER BY value) AS vals,
+              array_agg(samples ORDER BY value) AS counts
+         FROM v GROUP BY 1, 2, 3
+     )
+     INSERT INTO sdk_perf_maps AS d (team_id, platform, game_id, day, every_device, device, samples, fps, fps_n,
+       frame_time_ms, frame_time_n, memory_mb, memory_n)
+     SELECT ${ROW_KEY}, n.every_device, n.device, n.samples,
+       ${['f', 't', 'm'].flatMap((m) => [`COALESCE(max(a.vals) FILTER (WHERE a.metric = '${m}'), '{}')`, `COALESCE(max(a.counts) FILTER (WHERE a.metric = '${m}'), '{}')`]).join(', ')}
+       FROM n LEFT JOIN a USING (every_device, device)
+      GROUP BY n.every_device, n.device, n.samples
+     ON CONFLICT (team_id, game_id, every_device, day, platform, device) DO UPDATE SET
+       samples = d.samples + EXCLUDED.samples,
+       ${PERF_MAPS.map(([v, c]) => `(${v}, ${c}) = (SELECT vals, counts FROM sdk_merge_counts(d.${v}, d.${c}, EXCLUDED.${v}, EXCLUDED.${c}))`).join(',\n       ')}`,
     `INSERT INTO sdk_crash_days AS d (team_id, platform, game_id, day, player_id, session_id, key_source, group_key,
        build, os, crashes, first_ts, last_ts, sample_trace, sample_event_id)
      SELECT ${ROW_KEY}, player_id, COALESCE(session_id, ''),
