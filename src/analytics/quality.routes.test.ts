@@ -56,7 +56,8 @@ const KEY_B = md5(FRAMES_B);
  *   p1 s4 20th: 45, -, -, Pixel 7
  * Crashes: p3 s6 18th 10:00 and 11:00 A1 (1.4.0, iOS 17.5); p1 s7 19th 09:00 A2 (1.4.1, Android 14);
  * p1 s4 20th 08:00 B (1.4.1); p2 s8 20th 09:00 A1 with signature oom-1; p4 20th 10:00 A2.
- * On platform_3 (20th): q1 samples fps 40 on devices d01..d23 (d21 twice) in one session, and p1 a fatal error.
+ * On platform_3 (20th): q1 samples fps 40 on devices d01..d21 (d21 twice) and 20 on d22 and d23, in one
+ * session, and p1 a fatal error.
  */
 function fixture() {
   const perf = (p: string, ts: string, payload: Record<string, unknown>, s: string) =>
@@ -130,7 +131,7 @@ function fixture() {
         'q1',
         `2026-11-20T08:${String(i).padStart(2, '0')}:00Z`,
         'performance',
-        { fps_avg: 40, device: `d${String(i + 1).padStart(2, '0')}` },
+        { fps_avg: i < 21 ? 40 : 20, device: `d${String(i + 1).padStart(2, '0')}` },
         'q-s',
         'platform_3',
       ),
@@ -238,18 +239,25 @@ describe.each(testEngines())('SDK analytics: quality views (%s)', (engine) => {
     ]);
     expect(got.by_device[0]).toMatchObject({ samples: 2, sessions_sampled: 1, players_sampled: 1 });
     expect(got.by_device[0]).toMatchObject({ fps_avg: pct(40, 40, 40) });
-    // q1's one session on three folded devices: each device's count, summed.
+    // q1's one session on three folded devices: each device's count, summed. Their fps 20, 20, 40:
+    // p95 at rank 1.9, 20 + 0.9 × 20.
     expect(got.other_devices).toEqual({
       devices: 3,
       samples: 3,
       sessions_sampled: 3,
       players_sampled: 3,
-      fps_avg: pct(40, 40, 40),
+      fps_avg: pct(20, 20, 38),
       frame_time_ms_p95: null,
       memory_mb_p50: null,
     });
-    expect(got).toMatchObject({ samples: 24, sessions_sampled: 1, players_sampled: 1 });
-    expect(got.fps_histogram[4]).toEqual({ from_fps: 40, to_fps: 50, samples: 24 });
+    // 2 samples at 20 and 22 at 40: p5 at rank 1.15, 20 + 0.15 × 20.
+    expect(got).toMatchObject({
+      samples: 24,
+      sessions_sampled: 1,
+      players_sampled: 1,
+      fps_avg: pct(23, 40, 40),
+    });
+    expect(got.fps_histogram).toEqual(histogram([0, 0, 2, 0, 22, 0, 0]));
   });
 
   it("keeps a segment's players in performance", async () => {
