@@ -25,6 +25,7 @@ import {
   registerHealthRoutes,
   registerInputGuards,
   registerOpenApi,
+  registerWebApp,
   toErrorReply,
 } from './http/index.js';
 import { registerIngest } from './ingest/index.js';
@@ -94,7 +95,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // Every body-taking route reads JSON (Dev Lens reads multipart in its own scope): without
   // Fastify's text/plain parser, any other content-type is 415 unsupported_media_type.
   app.removeContentTypeParser('text/plain');
-  registerErrorHandling(app);
+  const notFound = registerErrorHandling(app);
   registerInputGuards(app);
   const https = config.publicUrl.startsWith('https:');
   await app.register(helmet, {
@@ -132,5 +133,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerDevLens(app, services.devLens);
   registerIngest(app, services.ingest, config.entitlements);
   registerAnalytics(app, services.analytics);
+  const web = await registerWebApp(app, config.webDir);
+  if (web) notFound.servePages(web);
   return app;
 }

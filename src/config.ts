@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildEntitlements, type Entitlements } from './plans.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -17,6 +18,8 @@ export interface Config {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
+  /** The built web app (index.html and assets) served at / ; a directory without index.html: API only. */
+  readonly webDir: string;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly natsUrl: string | undefined;
@@ -64,6 +67,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** dist/web beside dist/ and src/ alike (this file runs from either). */
+const DEFAULT_WEB_DIR = fileURLToPath(new URL('../dist/web/', import.meta.url));
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** One row per variable: the README's configuration table is this list. */
@@ -71,6 +77,11 @@ export const CONFIG_VARIABLES = [
   ['PORT', '8080', 'HTTP port (0 picks a free one)'],
   ['HOST', 'localhost', 'interface to listen on; 0.0.0.0 to accept outside connections'],
   ['DATA_DIR', './data', 'embedded database (DATA_DIR/pg), generated secrets'],
+  [
+    'WEB_DIR',
+    '(dist/web, built by npm run build)',
+    'the web app served at /; without an index.html only the API is served',
+  ],
   ['DATABASE_URL', '(unset: embedded PGlite)', 'PostgreSQL 15+ connection URL'],
   ['REDIS_URL', '(unset: in-memory)', 'Redis for rate limits and shared caches'],
   ['NATS_URL', '(unset: the outbox table)', 'NATS JetStream for the ingest queue'],
@@ -215,6 +226,7 @@ export function loadConfig(env: Env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const host = read(env, 'HOST') ?? 'localhost';
   const dataDir = resolve(read(env, 'DATA_DIR') ?? './data');
+  const webDir = resolve(read(env, 'WEB_DIR') ?? DEFAULT_WEB_DIR);
   const jwtSecret = read(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET', `must be at least 32 characters (got ${jwtSecret.length})`);
@@ -227,6 +239,7 @@ export function loadConfig(env: Env): Config {
     port,
     host,
     dataDir,
+    webDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     natsUrl: url(env, 'NATS_URL', ['nats:', 'tls:', 'ws:', 'wss:']),

@@ -191,7 +191,14 @@ function refuseWhileClosing(app: FastifyInstance): void {
   });
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** What answers a GET outside the API that no route matched (the web app's index.html). */
+export interface PageFallback {
+  pageFor(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined;
+}
+
+/** Sets the error and not-found handlers; `servePages` hands the app's pages to the latter. */
+export function registerErrorHandling(app: FastifyInstance): { servePages(pages: PageFallback): void } {
+  let pages: PageFallback | undefined;
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { status, body, headers, unexpected } = toErrorReply(err, request.id);
     if (unexpected) request.log.error({ err }, 'request failed');
@@ -204,6 +211,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const fullPath = request.url.split('?')[0] ?? '';
     const path = fullPath.slice(0, 200);
     const allowed = routes.allowed(fullPath);
+    if (allowed.length === 0 && pages) {
+      const page = pages.pageFor(request, reply);
+      if (page) return page;
+    }
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       const allow = allowed.join(', ');
       return reply
@@ -216,4 +227,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return reply.code(404).send({ detail: `No route matches ${request.method} ${path}.`, code: 'not_found' });
   });
+  return {
+    servePages(given) {
+      pages = given;
+    },
+  };
 }

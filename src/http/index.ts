@@ -9,9 +9,15 @@ export { type AccessRule, registerAuth } from './auth.js';
 export { clientErrorHandler } from './client-errors.js';
 export * from './cookies.js';
 export { CsrfTokens } from './csrf.js';
-export { isDependencyUnavailable, registerErrorHandling, toErrorReply } from './error-handler.js';
+export {
+  isDependencyUnavailable,
+  type PageFallback,
+  registerErrorHandling,
+  toErrorReply,
+} from './error-handler.js';
 export { registerHealthRoutes } from './health.routes.js';
 export { FINITE_NOTE, findNonFinite, findNul, NUL_NOTE, registerInputGuards } from './input-guards.js';
 export { loggerOptions, REDACT_PATHS } from './logger.js';
 export { filterByPrefix, registerOpenApi } from './openapi.js';
 export { ErrorRef, ErrorResponse, errorResponses, Id, IdParams, MAX_ID } from './schemas.js';
+export { isAppPage, registerWebApp, type WebApp } from './web-app.js';

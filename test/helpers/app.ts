@@ -73,6 +73,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       authRatePerMin: 100_000,
       apiKeyFailuresPerMin: 100_000,
     }),
+    // API only unless a test serves a web app (whether dist/web is built must not change a test).
+    WEB_DIR: '/nonexistent/svc-web',
     ...options.env,
   });
   const logs = new LogCapture();

@@ -1,0 +1,31 @@
+/**
+ * Every page, each its own chunk (a module exporting `Component`). Pages that need an account are
+ * wrapped in RequireAuth by their module.
+ */
+import { Navigate, type RouteObject } from 'react-router';
+import { Layout } from './components/Layout';
+import { RouteError } from './pages/RouteError';
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <Layout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, element: <Navigate to="/market" replace /> },
+      { path: 'signin', lazy: () => import('./pages/auth/SignIn') },
+      { path: 'register', lazy: () => import('./pages/auth/Register') },
+      { path: 'account', lazy: () => import('./pages/account/Account') },
+      { path: 'market', lazy: () => import('./pages/market/Market') },
+      { path: 'genres', lazy: () => import('./pages/genres/Genres') },
+      { path: 'breakout', lazy: () => import('./pages/breakout/Breakout') },
+      { path: 'games/:placeId', lazy: () => import('./pages/game/Game') },
+      { path: 'tracking', lazy: () => import('./pages/tracking/Tracking') },
+      { path: 'dev-lens', lazy: () => import('./pages/devlens/DevLens') },
+      { path: 'sdk', lazy: () => import('./pages/sdk/SdkHome') },
+      { path: 'sdk/:gameId/:view?', lazy: () => import('./pages/sdk/SdkGame') },
+      { path: 'admin', lazy: () => import('./pages/admin/Admin') },
+      { path: '*', lazy: () => import('./pages/NotFound') },
+    ],
+  },
+];
