@@ -25,6 +25,30 @@ export async function hourlyCcu(
   return res.rows;
 }
 
+export interface DailyPoint {
+  day: Date;
+  ccu_avg: number;
+}
+
+/** Daily rollups (UTC days) of one game with day in [from, to], oldest first. */
+export async function dailyCcu(
+  db: Queryable,
+  universeId: number,
+  from: Date,
+  to: Date,
+): Promise<DailyPoint[]> {
+  const res = await db.query<{ day: string | Date; ccu_avg: number }>(
+    `SELECT day::text AS day, ccu_avg FROM ccu_daily
+      WHERE universe_id = $1 AND day >= $2::date AND day <= $3::date
+      ORDER BY day`,
+    [universeId, from.toISOString().slice(0, 10), to.toISOString().slice(0, 10)],
+  );
+  return res.rows.map((r) => ({
+    day: new Date(`${String(r.day).slice(0, 10)}T00:00:00Z`),
+    ccu_avg: r.ccu_avg,
+  }));
+}
+
 /**
  * Mean hourly CCU of one game over two adjacent windows, [previousStart, recentStart) and
  * [recentStart, end); null for a window without rows. Averaged in SQL (float8 means of the

@@ -6,7 +6,7 @@ import { forgetReadings, type GameSeed, seedGames, seedHourly } from '../../test
 import { testMarket } from '../../test/helpers/market.js';
 import { fixedClock } from '../clock.js';
 import { backfill, collectorDeps } from '../market/index.js';
-import { replacePasses } from '../market/market.repo.js';
+import { insertRollups, replacePasses } from '../market/market.repo.js';
 
 const NOW = new Date('2026-11-22T15:05:00Z');
 const OBSERVED = new Date('2026-11-22T15:00:00Z');
@@ -239,6 +239,44 @@ describe.each(testEngines())('games routes on %s', (engine) => {
         ccu_history: [],
         ml_prediction: { trend_score: null, growth_probability: null },
         clones: [],
+      });
+    });
+
+    it('answers the daily means of the last 30 UTC days with history=daily, oldest first', async () => {
+      // 2026-10-23 is 30 days before NOW's day (too old); 10-24 .. 11-22 count, with a gap on 11-01.
+      const day = (d: string) => new Date(`${d}T00:00:00Z`);
+      await insertRollups(
+        t.testDb.db,
+        'daily',
+        [
+          ['2026-10-23', 999],
+          ['2026-10-24', 150.4],
+          ['2026-10-31', 170.6],
+          ['2026-11-22', 205],
+        ].map(([d, v]) => ({
+          universeId: 1003,
+          at: day(d as string),
+          ccuAvg: v as number,
+          ccuMax: 300,
+          samples: 288,
+          visits: 0,
+        })),
+      );
+      const res = await t.app.inject({ url: '/api/game/5003?history=daily', headers: bearer(explorer) });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().ccu_history).toEqual([
+        { ts: '2026-10-24T00:00:00.000Z', ccu: 150 },
+        { ts: '2026-10-31T00:00:00.000Z', ccu: 171 },
+        { ts: '2026-11-22T00:00:00.000Z', ccu: 205 },
+      ]);
+      const hourly = await t.app.inject({ url: '/api/game/5003?history=hourly', headers: bearer(explorer) });
+      expect(hourly.json().ccu_history).toHaveLength(24);
+      const bad = await t.app.inject({ url: '/api/game/5003?history=weekly', headers: bearer(explorer) });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json()).toEqual({
+        detail: 'query.history must be one of: hourly, daily',
+        code: 'validation_failed',
+        field: 'query.history',
       });
     });
 

@@ -3,7 +3,14 @@ import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import { effectivePlan } from '../identity.js';
 import { CLONE_THRESHOLD, MAX_CLONES, MIN_DESCRIPTION_WORDS } from './clones.js';
-import { type GameDetailT, PlaceParams, SearchQuery, SearchResponse } from './games.schemas.js';
+import {
+  DAILY_HISTORY_DAYS,
+  DetailQuery,
+  type GameDetailT,
+  PlaceParams,
+  SearchQuery,
+  SearchResponse,
+} from './games.schemas.js';
 import { FUZZY_THRESHOLD, type GamesService } from './games.service.js';
 
 const SEARCH_DESCRIPTION = [
@@ -20,7 +27,9 @@ const SEARCH_DESCRIPTION = [
 
 const DETAIL_DESCRIPTION = [
   'A game from the collected catalogue, by root place id (404 not_found when it is not collected).',
-  '`ccu_history`: hourly mean CCU over the current hour and the 23 before it, oldest first. ' +
+  '`ccu_history`: hourly mean CCU over the current hour and the 23 before it, oldest first; with ' +
+    `\`history=daily\`, the daily mean CCU of the last ${DAILY_HISTORY_DAYS} UTC days (today so far included), oldest first, ` +
+    'days without a reading left out. ' +
     '`ml_prediction.trend_score` is the 24 h trend score of GET /api/trending?period=24h. ' +
     '`ml_prediction.growth_probability` is null on the Explorer plan; on other plans it is the ' +
     "forecast probability that CCU in 7 days exceeds today's mean, null while the game has no forecast.",
@@ -62,10 +71,11 @@ export function registerGameRoutes(app: App, games: GamesService): void {
         summary: "One game's detail, 24 h CCU history and trend",
         description: DETAIL_DESCRIPTION,
         params: PlaceParams,
+        querystring: DetailQuery,
         response: { 200: Type.Ref('GameDetail'), ...errorResponses(404, 422) },
       },
     },
     async (request): Promise<GameDetailT> =>
-      games.detail(request.params.place_id, effectivePlan(request.principal)),
+      games.detail(request.params.place_id, effectivePlan(request.principal), request.query.history),
   );
 }

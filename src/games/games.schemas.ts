@@ -64,10 +64,25 @@ export const PlaceParams = Type.Object({
   place_id: Id('Root place id of the game'),
 });
 
+/** Days of daily history GET /api/game/{place_id}?history=daily answers (today included). */
+export const DAILY_HISTORY_DAYS = 30;
+
+export const DetailQuery = Type.Object({
+  history: Type.Optional(
+    Type.Enum(['hourly', 'daily'], {
+      default: 'hourly',
+      description: `\`hourly\`: the 24 hourly means of the last day; \`daily\`: the daily means of the last ${DAILY_HISTORY_DAYS} UTC days (today so far included)`,
+    }),
+  ),
+});
+
 const CcuPoint = Type.Object(
   {
-    ts: Type.String({ format: 'date-time', description: 'Start of the hour (UTC, ISO 8601)' }),
-    ccu: Type.Integer({ minimum: 0, description: 'Mean concurrent users over that hour, rounded' }),
+    ts: Type.String({
+      format: 'date-time',
+      description: 'Start of the hour, or of the UTC day with history=daily (ISO 8601)',
+    }),
+    ccu: Type.Integer({ minimum: 0, description: 'Mean concurrent users over that hour (or day), rounded' }),
   },
   { additionalProperties: false },
 );

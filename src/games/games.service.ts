@@ -19,7 +19,13 @@ import type { Entitlements, PlanEntitlements, PlanName } from '../plans.js';
 import { findClones } from './clones.service.js';
 import * as forecastRepo from './forecast.repo.js';
 import * as repo from './games.repo.js';
-import type { GameDetailT, MlPredictionT, SearchQueryT, SearchResultT } from './games.schemas.js';
+import {
+  DAILY_HISTORY_DAYS,
+  type GameDetailT,
+  type MlPredictionT,
+  type SearchQueryT,
+  type SearchResultT,
+} from './games.schemas.js';
 
 /**
  * word_similarity from which a game is a fuzzy match. pg_trgm's default (0.6) misses a swapped
@@ -87,12 +93,28 @@ export class GamesService {
   }
 
   /** One game's detail in the data shape of `plan`; 404 for a place the catalogue lacks. */
-  async detail(placeId: number, plan: PlanName): Promise<GameDetailT> {
+  async detail(
+    placeId: number,
+    plan: PlanName,
+    history: 'hourly' | 'daily' = 'hourly',
+  ): Promise<GameDetailT> {
     const game = await findGameByPlaceId(this.deps.db, placeId);
     if (!game) throw errors.notFound(`No game with place id ${placeId} is known.`);
-    const window = periodWindow('24h', this.deps.clock.now());
-    const [history, means] = await Promise.all([
-      repo.hourlyCcu(this.deps.db, game.universe_id, window.recentStart, window.end),
+    const now = this.deps.clock.now();
+    const window = periodWindow('24h', now);
+    const [points, means] = await Promise.all([
+      history === 'daily'
+        ? repo
+            .dailyCcu(
+              this.deps.db,
+              game.universe_id,
+              new Date(now.getTime() - (DAILY_HISTORY_DAYS - 1) * 86_400_000),
+              now,
+            )
+            .then((rows) => rows.map((r) => ({ at: r.day, ccu_avg: r.ccu_avg })))
+        : repo
+            .hourlyCcu(this.deps.db, game.universe_id, window.recentStart, window.end)
+            .then((rows) => rows.map((r) => ({ at: r.hour, ccu_avg: r.ccu_avg }))),
       repo.trendMeans(this.deps.db, game.universe_id, window),
     ]);
     const trend = means.recent === null ? null : trendScore(means.recent, means.previous);
@@ -104,7 +126,7 @@ export class GamesService {
     });
     return {
       ...this.facts(game),
-      ccu_history: history.map((h) => ({ ts: h.hour.toISOString(), ccu: Math.round(h.ccu_avg) })),
+      ccu_history: points.map((h) => ({ ts: h.at.toISOString(), ccu: Math.round(h.ccu_avg) })),
       ml_prediction: this.prediction(plan, trend, await this.growthProbability(game.universe_id)),
       clones,
     };

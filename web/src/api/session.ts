@@ -5,6 +5,11 @@
  * POST /api/auth/refresh however many requests failed together), then each request is retried
  * once. A request that started before a refresh finished is retried without refreshing again:
  * refresh tokens are single use, and a second exchange of a consumed one ends the session.
+ *
+ * Public endpoints (trending, genres) answer a request without svc_access in the anonymous shape
+ * rather than 401, so an expired access cookie would quietly downgrade them. The access token's
+ * lifetime (`expires_in` of sign-in and refresh, never the token itself) is kept, and a request
+ * sent after it ran out refreshes first.
  */
 
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -32,7 +37,13 @@ export interface SessionFetchOptions {
   refreshUrl: string;
   /** Called once per failed refresh (the app sends the user to sign in, back here after). */
   onSessionLost?: () => void;
+  /** Milliseconds since the epoch (Date.now in the app; a fake clock in tests). */
+  now?: () => number;
 }
+
+const SIGN_IN = /^\/api\/auth\/(login|refresh)$/;
+/** Refresh this long before the access token runs out (clock skew, time in flight). */
+const EARLY_MS = 15_000;
 
 export interface SessionFetch {
   (request: Request): Promise<Response>;
@@ -45,6 +56,24 @@ export function createSessionFetch(options: SessionFetchOptions): SessionFetch {
   /** Bumped when a refresh succeeds: a request begun under an older generation just retries. */
   let generation = 0;
   let refreshes = 0;
+  /** When the access cookie runs out, from the last sign-in or refresh; null when unknown. */
+  let expiresAt: number | null = null;
+  const now = options.now ?? Date.now;
+
+  /** Notes the access lifetime of a sign-in or refresh reply; forgets it on sign-out. */
+  async function observe(path: string, response: Response): Promise<void> {
+    if (path === '/api/auth/logout') {
+      expiresAt = null;
+      return;
+    }
+    if (!SIGN_IN.test(path) || !response.ok) return;
+    try {
+      const body = (await response.clone().json()) as { expires_in?: unknown };
+      if (typeof body.expires_in === 'number') expiresAt = now() + body.expires_in * 1000;
+    } catch {
+      // Not JSON: leave the lifetime unknown (a 401 still refreshes).
+    }
+  }
 
   function withCsrf(request: Request): Request {
     if (SAFE_METHODS.has(request.method.toUpperCase())) return request;
@@ -69,8 +98,12 @@ export function createSessionFetch(options: SessionFetchOptions): SessionFetch {
             }),
           ),
         );
+        await observe(new URL(options.refreshUrl).pathname, res);
         if (res.ok) generation += 1;
-        else options.onSessionLost?.();
+        else {
+          expiresAt = null;
+          options.onSessionLost?.();
+        }
         return res.ok;
       } catch {
         return false;
@@ -82,9 +115,13 @@ export function createSessionFetch(options: SessionFetchOptions): SessionFetch {
   }
 
   const sessionFetch = async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    const auth = NO_RETRY.test(path);
+    if (!auth && expiresAt !== null && now() >= expiresAt - EARLY_MS && options.csrfToken()) await refresh();
     const startedAt = generation;
-    const retry = NO_RETRY.test(new URL(request.url).pathname) ? null : request.clone();
+    const retry = auth ? null : request.clone();
     const response = await options.fetch(withCsrf(request));
+    if (auth) await observe(path, response);
     if (response.status !== 401 || !retry) return response;
     // No svc_csrf cookie: never signed in here (or signed out), so there is nothing to refresh.
     if (!options.csrfToken()) return response;

@@ -97,9 +97,15 @@ export function Layout() {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
+        {/* Pages wait for the session: a reload after svc_access expired refreshes it first (the
+            me request), so public data is never fetched in the anonymous shape by mistake. */}
+        {me.isPending ? (
+          <Loading label="Loading" />
+        ) : (
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        )}
       </main>
       <footer className="footer muted small">
         svc · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a>

@@ -1,0 +1,135 @@
+/**
+ * End-to-end harness: the web app built into a private directory, the real server (`svc serve`
+ * with the embedded defaults: PGlite in a fresh data dir, simulated market, demo accounts) and the
+ * system's headless Chromium driven by playwright-core.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { loadConfig } from '../../src/config.js';
+import { type RunningServer, startServer } from '../../src/main.js';
+import { LogCapture } from './app.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ROOT = new URL('../../', import.meta.url);
+
+/** Fails with one sentence when the browser is missing (npm test's dependency check installs it). */
+export function chromiumPath(): string {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.`,
+    );
+  }
+  return CHROMIUM;
+}
+
+/** Builds web/ with Vite into `outDir` (each test file its own, so files never race). */
+export async function buildWeb(outDir: string): Promise<void> {
+  await build({
+    configFile: new URL('web/vite.config.ts', ROOT).pathname,
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
+}
+
+export interface E2e {
+  server: RunningServer;
+  url: string;
+  browser: Browser;
+  demoPassword: string;
+  logs: LogCapture;
+  /** A fresh browser context (cookies of its own) and page. */
+  newPage(options?: {
+    width?: number;
+    height?: number;
+    dark?: boolean;
+  }): Promise<{ context: BrowserContext; page: Page }>;
+  /** Signs a page's context in through the API (cookies set as for the web app). */
+  signIn(page: Page, email: string, password?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Polls `url` until it answers 200 (the simulated market's first backfill takes ~30 s). */
+async function waitFor(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(url).catch(() => undefined);
+    if (res?.status === 200) return;
+    if (Date.now() > until) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+export async function startE2e(): Promise<E2e> {
+  const executablePath = chromiumPath();
+  const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+  const webDir = join(dir, 'web');
+  await buildWeb(webDir);
+  const logs = new LogCapture();
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: join(dir, 'data'),
+    WEB_DIR: webDir,
+    LOG_LEVEL: 'warn',
+    // Every page load comes from 127.0.0.1: lift the per-IP limits the way route tests do.
+    ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 100_000, authRatePerMin: 100_000 }),
+  });
+  const server = await startServer(config, { logStream: logs });
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
+  try {
+    await waitFor(`${server.url}/api/market/overview`, 120_000);
+  } catch (err) {
+    await browser.close();
+    await server.close();
+    throw err;
+  }
+  const demoPassword = readFileSync(join(dir, 'data', 'demo-password'), 'utf8').trim();
+  const contexts: BrowserContext[] = [];
+  return {
+    server,
+    url: server.url,
+    browser,
+    demoPassword,
+    logs,
+    async newPage(options = {}) {
+      const context = await browser.newContext({
+        baseURL: server.url,
+        viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+        colorScheme: options.dark ? 'dark' : 'light',
+        timezoneId: 'America/New_York',
+        locale: 'en-US',
+      });
+      contexts.push(context);
+      return { context, page: await context.newPage() };
+    },
+    async signIn(page, email, password = demoPassword) {
+      const res = await page.request.post('/api/auth/login', {
+        data: { email, password },
+        headers: { origin: server.url },
+      });
+      if (res.status() !== 200)
+        throw new Error(`sign-in of ${email} answered ${res.status()}: ${await res.text()}`);
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close();
+      await server.close('test done');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** axe-core's serious and critical violations on the page as it is now (rule id: targets). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: new URL('node_modules/axe-core/axe.min.js', ROOT).pathname });
+  // A string, so the Node-side types (no DOM lib) never see the page's globals.
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
