@@ -2326,7 +2326,7 @@ export type paths = {
          * One game's detail, 24 h CCU history and trend
          * @description A game from the collected catalogue, by root place id (404 not_found when it is not collected).
          *
-         *     `ccu_history`: hourly mean CCU over the current hour and the 23 before it, oldest first. `ml_prediction.trend_score` is the 24 h trend score of GET /api/trending?period=24h. `ml_prediction.growth_probability` is null on the Explorer plan; on other plans it is the forecast probability that CCU in 7 days exceeds today's mean, null while the game has no forecast.
+         *     `ccu_history`: hourly mean CCU over the current hour and the 23 before it, oldest first; with `history=daily`, the daily mean CCU of the last 30 UTC days (today so far included), oldest first, days without a reading left out. `ml_prediction.trend_score` is the 24 h trend score of GET /api/trending?period=24h. `ml_prediction.growth_probability` is null on the Explorer plan; on other plans it is the forecast probability that CCU in 7 days exceeds today's mean, null while the game has no forecast.
          *
          *     `clones`: other games of the same genre whose name or description is a near-duplicate, similarity ≥ 0.8, most similar first, then by CCU; at most 10. Names are normalised the way copycats vary them: case, accents, emoji and punctuation ignored, bracketed or parenthesised tags dropped, new/free/update/beta/official markers and trailing x, version numbers ("2", "v3") or roman numerals peeled off the ends, so "Adopt Me! [UPDATE]", "adopt me 2" and "NEW Adopt Me X" all read "adopt me". Similarity is the Jaccard index of the character trigrams (as pg_trgm makes them) of the normalised names, or of the descriptions with each game’s own name taken out. Descriptions count only when at least 20 words remain on both sides: short ones are mostly templates that many unrelated games share.
          *
@@ -2344,7 +2344,10 @@ export type paths = {
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `hourly`: the 24 hourly means of the last day; `daily`: the daily means of the last 30 UTC days (today so far included) */
+                    history?: "hourly" | "daily";
+                };
                 header?: never;
                 path: {
                     /** @description Root place id of the game */
@@ -9017,11 +9020,11 @@ export type components = {
             ccu: number;
             /** @description Hourly mean CCU over the last 24 hours (the current, partial hour and the 23 before it), oldest first; hours without a reading are absent, so it may be shorter than 24 or empty */
             ccu_history: {
-                /** @description Mean concurrent users over that hour, rounded */
+                /** @description Mean concurrent users over that hour (or day), rounded */
                 ccu: number;
                 /**
                  * Format: date-time
-                 * @description Start of the hour (UTC, ISO 8601)
+                 * @description Start of the hour, or of the UTC day with history=daily (ISO 8601)
                  */
                 ts: string;
             }[];
