@@ -68,7 +68,7 @@ describe('web app', () => {
     const name = await first.innerText();
     await first.click();
     await page.waitForURL(/\/games\/\d+$/);
-    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(name);
+    await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
     await visible(page, '[data-testid="forecast-upgrade"]');
     expect(await page.getByTestId('forecast-upgrade').innerText()).toContain(
       'The CCU forecast is part of the Builder plan',
@@ -81,7 +81,7 @@ describe('web app', () => {
     await e.signIn(admin, 'enterprise@demo.test');
     const csrf = (await admin.context().cookies()).find((c) => c.name === 'svc_csrf')!.value;
     const patched = await admin.request.patch(`/api/admin/users/${me.id}`, {
-      data: { plan: 'Studio' },
+      data: { plan: 'Studio', subscription_status: 'active' },
       headers: { 'x-csrf-token': csrf, origin: e.url },
     });
     expect(patched.status()).toBe(200);
@@ -105,7 +105,7 @@ describe('web app', () => {
     await page.waitForURL('**/signin?next=%2Ftracking');
     await signInThroughForm(page, email, password);
     await page.waitForURL('**/tracking');
-  });
+  }, 120_000);
 
   it('refreshes an expired access cookie silently, once for every request in the air', async () => {
     const { context, page } = await e.newPage();
