@@ -13,6 +13,7 @@ import { httpSuite } from './http.bench.js';
 import { ingestSuite } from './ingest.bench.js';
 import type { Figure, Suite } from './lib.js';
 import { marketSuite } from './market.bench.js';
+import { webSuite } from './web.bench.js';
 
 const SUITES: Suite[] = [
   httpSuite,
@@ -22,6 +23,7 @@ const SUITES: Suite[] = [
   devlensSuite,
   ingestSuite,
   analyticsSuite,
+  webSuite,
 ];
 
 const { values, positionals } = parseArgs({

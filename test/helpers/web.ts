@@ -37,6 +37,8 @@ export async function buildWeb(outDir: string): Promise<void> {
 export interface E2e {
   server: RunningServer;
   url: string;
+  /** The app's build this server serves. */
+  webDir: string;
   browser: Browser;
   demoPassword: string;
   logs: LogCapture;
@@ -91,6 +93,7 @@ export async function startE2e(): Promise<E2e> {
   return {
     server,
     url: server.url,
+    webDir,
     browser,
     demoPassword,
     logs,
