@@ -4,7 +4,8 @@
  * `svc migrate`; later capabilities add their own subcommands to COMMANDS.
  * Exit codes: 0 done, 1 failed, 2 bad usage or configuration.
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -103,6 +104,11 @@ const COMMANDS: Record<string, Command> = {
       const server = await startServer(config);
       closeOnSignals(server, config.shutdownTimeoutMs);
       out(`svc ${VERSION} listening on ${server.url} (database: ${server.db.engine})`);
+      out(
+        existsSync(join(config.webDir, 'index.html'))
+          ? `  Web app: ${server.url}/ (sign in with an account below)`
+          : `  Web app: not built (run npm run build; ${config.webDir} has no index.html)`,
+      );
       out(`  API reference: ${server.url}/docs   OpenAPI: ${server.url}/openapi.json`);
       if (server.demo) {
         out('  Demo accounts (embedded mode), one per plan; password (also in DATA_DIR/demo-password):');
