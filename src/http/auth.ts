@@ -206,6 +206,8 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
         ? 'Rate limited per IP in the "auth" bucket (shared by sign-in, registration and refresh, apart from anonymous reads): RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.'
         : 'Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.',
     ].filter(Boolean);
-    schema.description = [schema.description, ...notes].filter(Boolean).join('\n\n');
+    // A GET and the HEAD Fastify adds for it share one schema object: note each rule once.
+    const base = schema.description ?? '';
+    schema.description = [base, ...notes.filter((n) => !base.includes(n))].filter(Boolean).join('\n\n');
   });
 }

@@ -159,6 +159,21 @@ describe('GET /openapi.json', () => {
     });
   });
 
+  it('says each note of an operation once (a GET and its HEAD share a schema)', async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { description?: string }>>;
+    };
+    const repeated: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const paragraphs = (op.description ?? '').split('\n\n').filter(Boolean);
+        if (new Set(paragraphs).size !== paragraphs.length) repeated.push(`${method} ${path}`);
+      }
+    }
+    expect(repeated).toEqual([]);
+    expect(doc.paths['/api/game/{place_id}']!.get!.description!.match(/X-CSRF-Token/g)).toHaveLength(1);
+  });
+
   it('marks no parameter with a default as required', async () => {
     const doc = (await getDoc('/openapi.json')) as Awaited<ReturnType<typeof getDoc>> & {
       paths: Record<string, Record<string, Operation>>;
@@ -178,7 +193,7 @@ describe('GET /openapi.json', () => {
     expect(required(doc.paths['/api/search']!.get!)).toEqual({ q: true, limit: false, offset: false });
     expect(required(doc.paths['/api/dev-lens/reports']!.get!)).toEqual({ limit: false });
     expect(required(doc.paths['/api/dev-lens/analyze']!.post!)).toEqual({ save: false });
-    expect(required(doc.paths['/api/game/{place_id}']!.get!)).toEqual({ place_id: true });
+    expect(required(doc.paths['/api/game/{place_id}']!.get!)).toEqual({ place_id: true, history: false });
     expect(Object.keys(doc.paths['/api/trending']!.get!.responses).sort()).toEqual([
       '200',
       '401',
