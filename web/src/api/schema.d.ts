@@ -629,12 +629,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -776,12 +770,6 @@ export type paths = {
         /**
          * The caller’s alert rules
          * @description Every rule of the caller (never another user’s), newest first, viewed and unviewed.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -1239,12 +1227,6 @@ export type paths = {
         /**
          * The signed-in user
          * @description `plan` is the stored plan. Its entitlements apply while subscription_status is active or trialing, or past_due for at most 7 days; otherwise the account gets the Explorer entitlements.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -1741,12 +1723,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -1986,14 +1962,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     Requires the Studio plan or higher (403 plan_upgrade_required).
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -2170,14 +2138,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     Requires the Builder plan or higher (403 plan_upgrade_required).
-         *
-         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -2335,12 +2295,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -2475,12 +2429,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -2565,12 +2513,6 @@ export type paths = {
         /**
          * When to launch, per genre: calendar windows ranked by their uplift
          * @description Learned from stored history once a genre has a year of it; until then from the documented prior calendar of school breaks, holidays and platform events (each `reason` says which).
-         *
-         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
          *
@@ -2680,12 +2622,6 @@ export type paths = {
         /**
          * Your live API keys (never their secrets)
          * @description API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
          *
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
@@ -3052,12 +2988,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -3335,12 +3265,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -3479,12 +3403,6 @@ export type paths = {
          *     from and to are UTC dates, both included (default: the 30 days ending today); to before from, or more than 366 days → 422 validation_failed. The plan reads Explorer 30 days back, Builder 90, Studio 365, Enterprise unlimited: an earlier from is moved to the first day it may read, and history_limited_from says so.
          *
          *     platform keeps one platform (default: every platform of the game id combined); segment keeps the players of a segment (any of their events in the range matches it; an unknown segment → 404); granularity groups series by day or ISO week.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -3635,12 +3553,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -3779,12 +3691,6 @@ export type paths = {
          *     from and to are UTC dates, both included (default: the 30 days ending today); to before from, or more than 366 days → 422 validation_failed. The plan reads Explorer 30 days back, Builder 90, Studio 365, Enterprise unlimited: an earlier from is moved to the first day it may read, and history_limited_from says so.
          *
          *     platform keeps one platform (default: every platform of the game id combined); segment keeps the players of a segment (any of their events in the range matches it; an unknown segment → 404); granularity groups series by day or ISO week.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -3935,12 +3841,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -4079,12 +3979,6 @@ export type paths = {
          *     from and to are UTC dates, both included (default: the 30 days ending today); to before from, or more than 366 days → 422 validation_failed. The plan reads Explorer 30 days back, Builder 90, Studio 365, Enterprise unlimited: an earlier from is moved to the first day it may read, and history_limited_from says so.
          *
          *     platform keeps one platform (default: every platform of the game id combined); segment keeps the players of a segment (any of their events in the range matches it; an unknown segment → 404); granularity groups series by day or ISO week.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -4419,12 +4313,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -4563,12 +4451,6 @@ export type paths = {
          *     from and to are UTC dates, both included (default: the 30 days ending today); to before from, or more than 366 days → 422 validation_failed. The plan reads Explorer 30 days back, Builder 90, Studio 365, Enterprise unlimited: an earlier from is moved to the first day it may read, and history_limited_from says so.
          *
          *     platform keeps one platform (default: every platform of the game id combined); segment keeps the players of a segment (any of their events in the range matches it; an unknown segment → 404); granularity groups series by day or ISO week.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -4719,12 +4601,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -4863,12 +4739,6 @@ export type paths = {
          *     from and to are UTC dates, both included (default: the 30 days ending today); to before from, or more than 366 days → 422 validation_failed. The plan reads Explorer 30 days back, Builder 90, Studio 365, Enterprise unlimited: an earlier from is moved to the first day it may read, and history_limited_from says so.
          *
          *     platform keeps one platform (default: every platform of the game id combined); segment keeps the players of a segment (any of their events in the range matches it; an unknown segment → 404); granularity groups series by day or ISO week.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -5019,12 +4889,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -5163,12 +5027,6 @@ export type paths = {
          *     from and to are UTC dates, both included (default: the 30 days ending today); to before from, or more than 366 days → 422 validation_failed. The plan reads Explorer 30 days back, Builder 90, Studio 365, Enterprise unlimited: an earlier from is moved to the first day it may read, and history_limited_from says so.
          *
          *     platform keeps one platform (default: every platform of the game id combined); segment keeps the players of a segment (any of their events in the range matches it; an unknown segment → 404); granularity groups series by day or ISO week.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -5461,12 +5319,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -5562,12 +5414,6 @@ export type paths = {
         /**
          * The team's experiments, newest first
          * @description API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
          *
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
@@ -5826,12 +5672,6 @@ export type paths = {
         /**
          * An experiment
          * @description Another team's experiment → 404 not_found.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -6241,12 +6081,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -6370,14 +6204,6 @@ export type paths = {
         /**
          * The variant a player gets
          * @description Deterministic (a hash of the experiment key and the player id into the weights; see the variant field), so every server and restart answers the same; nothing is stored. Game servers call it with the game’s SDK key; a key reads only its own team’s experiments (another team’s → 404 not_found).
-         *
-         *     Takes a session or an API key with scope sdk:ingest in X-API-Key (other keys: 403 insufficient_scope).
-         *
-         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     Takes a session or an API key with scope sdk:ingest in X-API-Key (other keys: 403 insufficient_scope).
          *
@@ -6524,12 +6350,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -6658,12 +6478,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -6748,12 +6562,6 @@ export type paths = {
         /**
          * The team's segments, newest first
          * @description API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
          *
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
@@ -6982,12 +6790,6 @@ export type paths = {
         /**
          * A segment and its size
          * @description size: distinct players of any of the team's games with a matching event in the 30 UTC days ending today (size_window). Another team's segment → 404 not_found.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -7246,12 +7048,6 @@ export type paths = {
         /**
          * A brand-lift survey’s definition
          * @description No definition set by the caller’s team for this game and survey → 404 not_found.
-         *
-         *     API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -7660,12 +7456,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -8059,12 +7849,6 @@ export type paths = {
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
          *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
          */
         get: {
             parameters: {
@@ -8177,12 +7961,6 @@ export type paths = {
         /**
          * Your webhooks (never their secrets)
          * @description API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
          *
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
@@ -8547,12 +8325,6 @@ export type paths = {
         /**
          * A webhook's delivery log, newest first
          * @description API keys are refused (403 api_key_read_only).
-         *
-         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
-         *
-         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
-         *
-         *     API keys are refused (403 api_key_read_only).
          *
          *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
          *
