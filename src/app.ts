@@ -126,7 +126,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     db: services.db,
     ...(options.migrations ? { migrations: options.migrations } : {}),
   });
-  registerAccounts(app, services.accounts, { csrf: services.csrf, secureCookies: https });
+  registerAccounts(app, services.accounts, {
+    csrf: services.csrf,
+    secureCookies: https,
+    entitlements: config.entitlements,
+  });
   registerMarketRoutes(app, services.market.views);
   registerGames(app, services.games);
   registerTracking(app, services.tracking);

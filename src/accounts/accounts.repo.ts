@@ -119,6 +119,45 @@ export async function trackedUniverseIds(db: Queryable, userId: number): Promise
   return res.rows.map((r) => r.universe_id);
 }
 
+export interface AdminUserRow {
+  id: number;
+  email: string;
+  plan: PlanName;
+  subscription_status: SubscriptionStatus;
+  is_admin: boolean;
+  created_at: Date;
+}
+
+/** `text` as a LIKE pattern that matches it literally (with ESCAPE '\\'): % and _ match themselves. */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The filter both queries below share: the e-mail contains $1 in any case, or $1 is null (everyone). */
+const EMAIL_CONTAINS = `($1::text IS NULL OR email ILIKE '%' || $1::text || '%' ESCAPE '\\')`;
+
+/** One page of users, newest first (the admin list); never the password hash. */
+export async function listUsersPage(
+  db: Queryable,
+  p: { q: string | null; limit: number; offset: number },
+): Promise<AdminUserRow[]> {
+  const res = await db.query<AdminUserRow>(
+    `SELECT id, email, plan, subscription_status, is_admin, created_at FROM users
+      WHERE ${EMAIL_CONTAINS}
+      ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    [p.q === null ? null : likeLiteral(p.q), p.limit, p.offset],
+  );
+  return res.rows;
+}
+
+export async function countUsers(db: Queryable, q: string | null): Promise<number> {
+  const res = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM users WHERE ${EMAIL_CONTAINS}`,
+    [q === null ? null : likeLiteral(q)],
+  );
+  return res.rows[0]?.total ?? 0;
+}
+
 // Refresh tokens ---------------------------------------------------------------------------------
 
 export interface RefreshRow {

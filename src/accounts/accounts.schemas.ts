@@ -102,3 +102,77 @@ export type UserT = Static<typeof User>;
 export type LoginResultT = Static<typeof LoginResult>;
 export type ApiKeyT = Static<typeof ApiKey>;
 export type CreatedKeyT = Static<typeof CreatedKey>;
+
+// Plans and the admin user list --------------------------------------------------------------------
+
+const NullableInt = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
+
+export const PlanInfo = Type.Object(
+  {
+    name: OneOf(PLANS),
+    summary: Type.String({ description: 'One line a person can read: what the plan unlocks.' }),
+    trending_max: NullableInt('Most trending games per request; null = unlimited.'),
+    genre_opportunities: Type.Union([Type.Literal('free'), Type.Literal('full')], {
+      description: 'free: names and totals with locked: true; full: every score and recommendation.',
+    }),
+    ml_prediction: Type.Union([Type.Literal('score'), Type.Literal('detailed')], {
+      description: 'score: trend_score only (growth_probability null); detailed: both.',
+    }),
+    forecast: Type.Union([Type.Object({ points: Type.Integer(), bounds: Type.Boolean() }), Type.Null()], {
+      description:
+        'Daily forecast points and whether the 80% bounds come with them; null = no forecast (403).',
+    }),
+    tracked_games: Type.Integer({ description: 'Most games tracked at once.' }),
+    alerts: Type.Integer({ description: 'Most alert rules.' }),
+    alert_delivery: Type.Array(OneOf(['in_app', 'email', 'webhook'] as const), {
+      description: 'Where alerts can be delivered.',
+    }),
+    dev_lens: Type.Boolean({ description: 'Dev Lens (Creator Hub CSV reports).' }),
+    monthly_sdk_events: Type.Integer({ description: 'SDK events accepted per team per calendar month.' }),
+    sdk_history_days: NullableInt('Days of SDK analytics history readable; null = unlimited.'),
+    read_rate_per_min: Type.Integer({
+      description: 'Read API requests per minute, per user or per API key.',
+    }),
+  },
+  { $id: 'PlanInfo', title: 'PlanInfo' },
+);
+
+export const PlansResponse = Type.Object({ plans: Type.Array(Type.Ref('PlanInfo')) });
+
+export const AdminUsersQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Users per page.' }),
+  offset: Type.Integer({
+    minimum: 0,
+    maximum: Number.MAX_SAFE_INTEGER,
+    default: 0,
+    description: 'Users to skip; past the end the page is empty and `total` still counts every match.',
+  }),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 254,
+      description:
+        'Only users whose e-mail contains this text (case-insensitive; % and _ match themselves). Blank = everyone.',
+    }),
+  ),
+});
+
+export const AdminUser = Type.Object(
+  {
+    id: Type.Integer(),
+    email: Type.String(),
+    plan: OneOf(PLANS),
+    subscription_status: OneOf(SUBSCRIPTION_STATUSES),
+    is_admin: Type.Boolean(),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'AdminUser', title: 'AdminUser' },
+);
+
+export const AdminUsersPage = Type.Object({
+  users: Type.Array(Type.Ref('AdminUser')),
+  total: Type.Integer({ description: 'Every user matching `q`, across all pages.' }),
+});
+
+export type PlanInfoT = Static<typeof PlanInfo>;
+export type AdminUserT = Static<typeof AdminUser>;
+export type AdminUsersQueryT = Static<typeof AdminUsersQuery>;

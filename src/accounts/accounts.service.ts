@@ -10,7 +10,7 @@ import { AppError, errors } from '../errors.js';
 import type { Kv } from '../kv/index.js';
 import { entitledPlan, type PlanName, type SubscriptionStatus } from '../plans.js';
 import * as repo from './accounts.repo.js';
-import type { UserT } from './accounts.schemas.js';
+import type { AdminUsersQueryT, AdminUserT, UserT } from './accounts.schemas.js';
 import { assertNotThrottled, loginScopes, recordFailure, recordSuccess } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { newRefreshToken, REFRESH_TTL_SEC, sha256, type TokenSigner } from './tokens.js';
@@ -263,5 +263,25 @@ export class AccountsService {
   async findByEmail(email: string): Promise<User | undefined> {
     const row = await repo.findUserByEmail(this.deps.db, normaliseEmail(email));
     return row ? this.toUser(this.deps.db, row) : undefined;
+  }
+
+  /** A page of users, newest first, for administrators; a blank `q` matches everyone. */
+  async listUsers(query: AdminUsersQueryT): Promise<{ users: AdminUserT[]; total: number }> {
+    const q = query.q?.trim() ? query.q.trim() : null;
+    const [rows, total] = await Promise.all([
+      repo.listUsersPage(this.deps.db, { q, limit: query.limit, offset: query.offset }),
+      repo.countUsers(this.deps.db, q),
+    ]);
+    return {
+      users: rows.map((r) => ({
+        id: r.id,
+        email: r.email,
+        plan: r.plan,
+        subscription_status: r.subscription_status,
+        is_admin: r.is_admin,
+        created_at: r.created_at.toISOString(),
+      })),
+      total,
+    };
   }
 }

@@ -10,10 +10,13 @@ import type { Db } from '../db/index.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import type { Authenticator } from '../identity.js';
 import type { Kv } from '../kv/index.js';
+import type { Entitlements } from '../plans.js';
 import { accountSchemas, registerAccountRoutes } from './accounts.routes.js';
 import { AccountsService } from './accounts.service.js';
+import { adminSchemas, registerAdminRoutes } from './admin.routes.js';
 import { apiKeySchemas, registerApiKeyRoutes } from './api-keys.routes.js';
 import { ApiKeysService } from './api-keys.service.js';
+import { planSchemas, registerPlanRoutes } from './plans.routes.js';
 import { TokenSigner } from './tokens.js';
 
 export { AccountsService, type User } from './accounts.service.js';
@@ -44,13 +47,17 @@ export function createAccounts(deps: { db: Db; kv: Kv; clock: Clock; jwtSecret: 
 export function registerAccounts(
   app: FastifyInstance,
   a: Accounts,
-  options: { csrf: CsrfTokens; secureCookies: boolean },
+  options: { csrf: CsrfTokens; secureCookies: boolean; entitlements: Entitlements },
 ): void {
-  for (const schema of [...accountSchemas, ...apiKeySchemas]) app.addSchema(schema);
+  for (const schema of [...accountSchemas, ...apiKeySchemas, ...planSchemas, ...adminSchemas]) {
+    app.addSchema(schema);
+  }
   registerAccountRoutes(app, {
     accounts: a.accounts,
     csrf: options.csrf,
     secureCookies: options.secureCookies,
   });
   registerApiKeyRoutes(app, a.apiKeys);
+  registerPlanRoutes(app, options.entitlements);
+  registerAdminRoutes(app, a.accounts);
 }

@@ -108,6 +108,7 @@ export async function registerOpenApi(app: App, info: OpenApiInfo): Promise<void
         { name: 'auth', description: 'Accounts and sessions' },
         { name: 'api keys', description: 'Read-only and ingest keys for third-party apps and SDKs' },
         { name: 'admin', description: 'Administration' },
+        { name: 'plans', description: 'Plans and what each one unlocks' },
         {
           name: 'market',
           description:
