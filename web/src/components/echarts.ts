@@ -11,6 +11,7 @@ import {
   VisualMapComponent,
 } from 'echarts/components';
 import * as echarts from 'echarts/core';
+import { LabelLayout } from 'echarts/features';
 import { CanvasRenderer } from 'echarts/renderers';
 
 export type { EChartsCoreOption } from 'echarts/core';
@@ -31,6 +32,7 @@ export function loadECharts() {
       MarkLineComponent,
       MarkAreaComponent,
       AriaComponent,
+      LabelLayout,
       CanvasRenderer,
     ]);
     registered = true;
