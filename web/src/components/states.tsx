@@ -21,19 +21,26 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   );
 }
 
+/** "<feature> is part of the <plan> plan", or `title` when the sentence needs other words. */
 export function UpgradeCard({
   plan,
   feature,
+  title,
   children,
 }: {
   plan: string;
   feature: string;
+  title?: ReactNode;
   children?: ReactNode;
 }) {
   return (
     <section className="upgrade-card" aria-label={`${feature} needs ${plan}`}>
       <p className="upgrade-title">
-        {feature} is part of the <strong>{plan}</strong> plan
+        {title ?? (
+          <>
+            {feature} is part of the <strong>{plan}</strong> plan
+          </>
+        )}
       </p>
       {children ? <div className="state-body">{children}</div> : null}
       <Link className="button primary" to="/account#plans">
