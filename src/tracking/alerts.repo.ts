@@ -11,9 +11,10 @@ export interface AlertRow {
   message: string;
   viewed: boolean;
   created_at: Date;
+  last_fired_at: Date | null;
 }
 
-const COLUMNS = 'id, universe_id, type, threshold, message, viewed, created_at';
+const COLUMNS = 'id, universe_id, type, threshold, message, viewed, created_at, last_fired_at';
 
 export async function catalogueGame(
   db: Queryable,
@@ -64,6 +65,35 @@ export async function ownAlert(db: Queryable, userId: number, id: number): Promi
     userId,
   ]);
   return res.rows[0];
+}
+
+/** The user's rule, locked until the transaction ends (an edit reads, checks and writes it). */
+export async function lockOwnAlert(tx: Queryable, userId: number, id: number): Promise<AlertRow | undefined> {
+  const res = await tx.query<AlertRow>(
+    `SELECT ${COLUMNS} FROM alerts WHERE id = $1 AND user_id = $2 FOR UPDATE`,
+    [id, userId],
+  );
+  return res.rows[0];
+}
+
+/**
+ * A new threshold starts the rule over as if created now: armed, no reference state, and a new
+ * version, so an engine run that read the old threshold cannot write its decision. The message
+ * follows the threshold only while it still says what the rule watches (it has never fired).
+ */
+export async function changeThreshold(
+  tx: Queryable,
+  id: number,
+  threshold: number,
+  watching: string | null,
+): Promise<AlertRow> {
+  const res = await tx.query<AlertRow>(
+    `UPDATE alerts SET threshold = $2, armed = true, state = NULL, version = version + 1,
+            message = CASE WHEN last_fired_at IS NULL AND $3::text IS NOT NULL THEN $3::text ELSE message END
+      WHERE id = $1 RETURNING ${COLUMNS}`,
+    [id, threshold, watching],
+  );
+  return res.rows[0]!;
 }
 
 export async function deleteAlert(db: Queryable, userId: number, id: number): Promise<boolean> {

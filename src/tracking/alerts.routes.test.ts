@@ -71,6 +71,7 @@ describe.each(testEngines())('alert routes on %s', (engine) => {
           created_at: CREATED_AT,
           game_id: 994732206,
           threshold: 450_000,
+          last_fired_at: null,
         },
       ],
     });
@@ -159,9 +160,12 @@ describe.each(testEngines())('alert routes on %s', (engine) => {
       created_at: CREATED_AT,
       game_id: 602,
       threshold: 1,
+      last_fired_at: null,
     });
-    expect((await inject('PATCH', `/api/alerts/${a}`, user, {})).json()).toMatchObject({
-      field: 'body.viewed',
+    expect((await inject('PATCH', `/api/alerts/${a}`, user, {})).json()).toEqual({
+      detail: 'body must include threshold, viewed or both',
+      code: 'validation_failed',
+      field: 'body',
     });
     expect((await inject('POST', '/api/alerts/viewed')).json()).toEqual({ status: 'viewed', count: 1 });
     expect((await inject('PATCH', `/api/alerts/${b}`, user, { viewed: false })).json().viewed).toBe(false);
@@ -196,6 +200,9 @@ describe.each(testEngines())('alert routes on %s', (engine) => {
       ],
     });
     expect(sink.calls.map((c) => c.plan)).toEqual(['Explorer']);
+    expect((await inject('GET', '/api/alerts/my')).json().alerts).toMatchObject([
+      { id, viewed: false, last_fired_at: CREATED_AT },
+    ]);
   });
 
   it('deletes a rule once, then answers 404', async () => {

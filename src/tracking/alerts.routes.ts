@@ -6,12 +6,12 @@ import {
   AlertEvents,
   AlertList,
   AlertParams,
+  AlertPatchBody,
   CreateAlertBody,
   Deleted,
   EventsQuery,
   type ListedAlertT,
   ViewedAll,
-  ViewedBody,
 } from './alerts.schemas.js';
 import type { AlertsService } from './alerts.service.js';
 import { caller } from './tracking.routes.js';
@@ -26,6 +26,19 @@ const CREATE_DESCRIPTION = [
     'needs one → 422 validation_failed naming the field. Past the plan’s alert cap (Explorer 5, Builder 25, ' +
     'Studio 100, Enterprise 500) → 409 limit_reached; after a downgrade, the rules past the cap (newest first) stay ' +
     'but are not evaluated.',
+].join('\n\n');
+
+const PATCH_DESCRIPTION = [
+  'Sets the rule’s `viewed` flag, its `threshold`, or both (at least one: an empty body → 422 validation_failed, ' +
+    'field `body`). Answers the rule as GET /api/alerts/my lists it. Another user’s rule → 404 not_found.',
+  'A threshold is checked against the rule’s type exactly as at creation (422 validation_failed, field ' +
+    '`body.threshold`, nothing changed): ccu_spike, ccu_drop and competitor take any number ≥ 0, trend_change 0..100, ' +
+    'rank_change a whole number ≥ 1. A different threshold starts the rule over as if it were created now: ' +
+    'ccu_spike and ccu_drop are armed again (so CCU already past the new line fires at the next evaluation); ' +
+    'trend_change, rank_change and competitor forget their reference (the direction, the rank, the games already ' +
+    'past the line) and take a new one at the next evaluation, without firing. The firing history and the viewed flag ' +
+    'are kept; until the rule first fires, its `message` says what it watches with the new threshold. Sending the ' +
+    'threshold it already has changes nothing.',
 ].join('\n\n');
 
 const tags = ['tracking'];
@@ -71,7 +84,7 @@ function registerRuleRoutes(app: App, alerts: AlertsService): void {
   );
 }
 
-/** One rule (viewed flag, deletion, firings), or all of the caller's marked viewed. */
+/** One rule (viewed flag, threshold, deletion, firings), or all of the caller's marked viewed. */
 function registerRuleChangeRoutes(app: App, alerts: AlertsService): void {
   app.post(
     '/api/alerts/viewed',
@@ -93,15 +106,15 @@ function registerRuleChangeRoutes(app: App, alerts: AlertsService): void {
       config,
       schema: {
         tags,
-        summary: 'Mark one alert viewed or unviewed',
-        description: 'Answers the rule as GET /api/alerts/my lists it. Another user’s rule → 404 not_found.',
+        summary: 'Mark an alert viewed or unviewed, or change its threshold',
+        description: PATCH_DESCRIPTION,
         params: AlertParams,
-        body: ViewedBody,
+        body: AlertPatchBody,
         response: { 200: Type.Ref('Alert'), ...errorResponses(404, 422) },
       },
     },
     async (request): Promise<ListedAlertT> =>
-      alerts.setViewed(caller(request.principal), request.params.alert_id, request.body.viewed),
+      alerts.update(caller(request.principal), request.params.alert_id, request.body),
   );
 
   app.delete(

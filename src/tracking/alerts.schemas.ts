@@ -60,6 +60,9 @@ export const ListedAlert = Type.Object(
     created_at: CreatedAt,
     game_id: GameId,
     threshold: Threshold,
+    last_fired_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the rule last fired (UTC, ISO 8601); null until it first fires',
+    }),
   },
   { $id: 'Alert', title: 'Alert', additionalProperties: false },
 );
@@ -77,7 +80,17 @@ export const AlertParams = Type.Object({
   alert_id: Id('Alert id'),
 });
 
-export const ViewedBody = Type.Object({ viewed: Type.Boolean({ description: 'The new viewed flag' }) });
+export const AlertPatchBody = Type.Object({
+  viewed: Type.Optional(Type.Boolean({ description: 'The new viewed flag' })),
+  threshold: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        'The new threshold, checked per type exactly as at creation (ccu_spike, ccu_drop, competitor ≥ 0; ' +
+        'trend_change 0..100; rank_change a whole number ≥ 1)',
+    }),
+  ),
+});
 
 export const ViewedAll = Type.Object(
   {
@@ -132,6 +145,7 @@ export const AlertEvents = Type.Object(
 export const alertSchemas = [CreatedAlert, ListedAlert];
 
 export type CreateAlertBodyT = Static<typeof CreateAlertBody>;
+export type AlertPatchBodyT = Static<typeof AlertPatchBody>;
 export type CreatedAlertT = Static<typeof CreatedAlert>;
 export type ListedAlertT = Static<typeof ListedAlert>;
 export type AlertEventsT = Static<typeof AlertEvents>;

@@ -11,6 +11,7 @@ import type { Entitlements } from '../plans.js';
 import * as repo from './alerts.repo.js';
 import type {
   AlertEventsT,
+  AlertPatchBodyT,
   CreateAlertBodyT,
   CreatedAlertT,
   DeletedT,
@@ -38,6 +39,7 @@ const listed = (r: repo.AlertRow): ListedAlertT => ({
   created_at: r.created_at.toISOString(),
   game_id: r.universe_id,
   threshold: r.threshold,
+  last_fired_at: r.last_fired_at ? r.last_fired_at.toISOString() : null,
 });
 
 const notFound = () => errors.notFound('No such alert.');
@@ -87,9 +89,31 @@ export class AlertsService {
     return { status: 'deleted' };
   }
 
-  async setViewed(caller: Caller, id: number, viewed: boolean): Promise<ListedAlertT> {
-    const row = await repo.setViewed(this.deps.db, caller.userId, id, viewed);
-    if (!row) throw notFound();
+  /**
+   * PATCH: the viewed flag, the threshold, or both. A threshold is checked as creation checks it,
+   * and a changed one starts the rule over (see changeThreshold); the same one changes nothing.
+   */
+  async update(caller: Caller, id: number, patch: AlertPatchBodyT): Promise<ListedAlertT> {
+    if (patch.viewed === undefined && patch.threshold === undefined) {
+      throw errors.validation('body', 'body must include threshold, viewed or both');
+    }
+    const row = await this.deps.db.transaction(async (tx) => {
+      let current = await repo.lockOwnAlert(tx, caller.userId, id);
+      if (!current) throw notFound();
+      if (patch.threshold !== undefined) {
+        const threshold = resolveThreshold(current.type, patch.threshold);
+        if (typeof threshold !== 'number') throw errors.validation('body.threshold', threshold.problem);
+        if (threshold !== current.threshold) {
+          const game = await repo.catalogueGame(tx, current.universe_id);
+          const watching = game ? watchingMessage(current.type, threshold, game) : null;
+          current = await repo.changeThreshold(tx, id, threshold, watching);
+        }
+      }
+      if (patch.viewed !== undefined && patch.viewed !== current.viewed) {
+        current = (await repo.setViewed(tx, caller.userId, id, patch.viewed)) ?? current;
+      }
+      return current;
+    });
     return listed(row);
   }
 

@@ -132,7 +132,7 @@ describe.each(testEngines())('alert engine on %s', (engine) => {
       message: 'Watching Blox Fruits for CCU at or above 450,000',
       viewed: false,
     });
-    await alerts.setViewed(owner, rule.id, true);
+    await alerts.update(owner, rule.id, { viewed: true });
     await setCcu(t.db, 101, 450_000);
     await evaluate(0);
     expect(await listed()).toMatchObject({

@@ -12,8 +12,9 @@ export interface WebhookRow {
 
 export interface DeliveryLogRow {
   id: number;
-  firing_id: number;
-  alert_id: number;
+  /** Null, with alert_id, for a test delivery (POST /api/webhooks/{id}/test). */
+  firing_id: number | null;
+  alert_id: number | null;
   channel: Channel;
   status: DeliveryStatus;
   attempts: number;
@@ -27,7 +28,8 @@ export interface DeliveryLogRow {
 /** A delivery claimed for sending, with what sending needs (address, or URL and sealed secret). */
 export interface ClaimedRow {
   id: number;
-  firing_id: number;
+  /** Null for a test delivery. */
+  firing_id: number | null;
   channel: Channel;
   webhook_id: number | null;
   payload: Record<string, unknown>;
@@ -123,18 +125,41 @@ export async function isWebhookOwner(db: Queryable, userId: number, id: number):
   return res.rowCount > 0;
 }
 
+/** A delivery as the log shows it. */
+const LOG_COLUMNS = `id, firing_id, alert_id, channel, status, attempts, next_attempt_at, last_error, last_status,
+            created_at, delivered_at`;
+
 export async function listWebhookDeliveries(
   db: Queryable,
   webhookId: number,
   limit: number,
 ): Promise<DeliveryLogRow[]> {
   const res = await db.query<DeliveryLogRow>(
-    `SELECT id, firing_id, alert_id, channel, status, attempts, next_attempt_at, last_error, last_status,
-            created_at, delivered_at
+    `SELECT ${LOG_COLUMNS}
      FROM deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`,
     [webhookId, limit],
   );
   return res.rows;
+}
+
+/**
+ * Queues a test delivery (no firing, no alert: both null), due at once, to the user's webhook;
+ * undefined when the webhook is not theirs. One statement, so a webhook deleted meanwhile is
+ * simply not found.
+ */
+export async function insertTestDelivery(
+  db: Queryable,
+  d: { userId: number; webhookId: number; payload: Record<string, unknown>; now: Date },
+): Promise<DeliveryLogRow | undefined> {
+  const res = await db.query<DeliveryLogRow>(
+    `INSERT INTO deliveries (firing_id, alert_id, user_id, channel, webhook_id, payload, fired_at,
+                             next_attempt_at, created_at)
+     SELECT NULL, NULL, w.user_id, 'webhook', w.id, $3::jsonb, $4::timestamptz, $4, $4 FROM webhooks w
+      WHERE w.id = $2 AND w.user_id = $1
+     RETURNING ${LOG_COLUMNS}`,
+    [d.userId, d.webhookId, JSON.stringify(d.payload), d.now],
+  );
+  return res.rows[0];
 }
 
 /** Queues one delivery; a second enqueue of the same firing and target is a no-op. */

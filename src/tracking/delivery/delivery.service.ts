@@ -9,6 +9,7 @@ import type { Clock } from '../../clock.js';
 import type { Db, Queryable } from '../../db/index.js';
 import type { Entitlements, PlanName } from '../../plans.js';
 import type { Firing, FiringSink } from '../firing.js';
+import { firedMessage, firingDetails } from '../messages.js';
 import * as repo from './delivery.repo.js';
 import {
   composeAlertMail,
@@ -80,6 +81,32 @@ export function firingPayload(f: Firing): Record<string, unknown> {
     message: f.message,
     fired_at: f.firedAt.toISOString(),
     details: f.details,
+  };
+}
+
+/** The made-up game a test delivery reports on (universe id 0 names no real game). */
+const SAMPLE_GAME = { universeId: 0, name: 'Sample Game', genre: 'simulation', ccu: 1_250 };
+
+/**
+ * What POST /api/webhooks/{id}/test sends: a firing payload of the very shape real ones have
+ * (written by the same message and details code), marked `test: true`, with alert_id and
+ * firing_id 0 (ids start at 1, so no real rule or firing has it).
+ */
+export function testPayload(at: Date): Record<string, unknown> {
+  const event = { type: 'ccu_spike', ccu: SAMPLE_GAME.ccu, threshold: 1_000 } as const;
+  return {
+    ...firingPayload({
+      firingId: 0,
+      alertId: 0,
+      userId: 0,
+      teamId: 0,
+      universeId: SAMPLE_GAME.universeId,
+      type: event.type,
+      message: firedMessage(event, SAMPLE_GAME, at),
+      firedAt: at,
+      details: firingDetails(event, SAMPLE_GAME),
+    }),
+    test: true,
   };
 }
 

@@ -160,6 +160,7 @@ describe('webhook endpoints with private targets allowed', () => {
           id: expect.any(Number),
           firing_id: firing.firingId,
           alert_id: 7,
+          test: false,
           status: 'failed',
           attempts: 1,
           next_attempt_at: null,

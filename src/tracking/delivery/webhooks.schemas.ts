@@ -37,8 +37,13 @@ export type WebhookT = Static<typeof Webhook>;
 export const WebhookDelivery = Type.Object(
   {
     id: Type.Integer(),
-    firing_id: Type.Integer({ description: 'The alert firing (GET /api/alerts/{id}/events) delivered' }),
-    alert_id: Type.Integer(),
+    firing_id: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The alert firing (GET /api/alerts/{id}/events) delivered; null for a test delivery',
+    }),
+    alert_id: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The rule that fired; null for a test delivery',
+    }),
+    test: Type.Boolean({ description: 'true for a test delivery (POST /api/webhooks/{id}/test)' }),
     status: Type.Union(
       [Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('gave_up')],
       {

@@ -9,6 +9,7 @@ import type { Db } from '../../db/index.js';
 import { errors } from '../../errors.js';
 import { type Entitlements, PLANS, type PlanName } from '../../plans.js';
 import * as repo from './delivery.repo.js';
+import { testPayload } from './delivery.service.js';
 import type { SecretBox } from './secret-box.js';
 import { checkWebhookTarget, parseWebhookUrl, type Resolver, systemResolver, UrlRefused } from './ssrf.js';
 import type { CreateWebhookBodyT, WebhookDeliveryT, WebhookT } from './webhooks.schemas.js';
@@ -36,6 +37,7 @@ function logEntry(row: repo.DeliveryLogRow): WebhookDeliveryT {
     id: row.id,
     firing_id: row.firing_id,
     alert_id: row.alert_id,
+    test: row.firing_id === null,
     status: row.status,
     attempts: row.attempts,
     next_attempt_at: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
@@ -100,4 +102,28 @@ export async function listDeliveries(
 ): Promise<WebhookDeliveryT[]> {
   if (!(await repo.isWebhookOwner(deps.db, userId, id))) throw errors.notFound('No such webhook.');
   return (await repo.listWebhookDeliveries(deps.db, id, limit)).map(logEntry);
+}
+
+/**
+ * Queues a sample firing (marked `test: true`) to one of the owner's webhooks. It goes through the
+ * same queue as real firings (signed, retried, logged), so the next deliver-alerts run, within a
+ * minute, sends it. Plans without webhook delivery get 403, someone else's webhook 404.
+ */
+export async function sendTestDelivery(
+  deps: WebhooksDeps,
+  owner: { userId: number; plan: PlanName },
+  id: number,
+): Promise<WebhookDeliveryT> {
+  if (!deps.entitlements.plans[owner.plan].alertDelivery.includes('webhook')) {
+    throw errors.planUpgradeRequired(webhookPlan(deps.entitlements), 'Webhook delivery');
+  }
+  const now = deps.clock.now();
+  const row = await repo.insertTestDelivery(deps.db, {
+    userId: owner.userId,
+    webhookId: id,
+    payload: testPayload(now),
+    now,
+  });
+  if (!row) throw errors.notFound('No such webhook.');
+  return logEntry(row);
 }

@@ -4,6 +4,7 @@ import { Suspense, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { ME_KEY, SessionLostRedirect, useMe } from '../lib/session';
+import { UnreadBadge } from '../pages/tracking/UnreadBadge';
 import { Loading } from './states';
 
 const NAV = [
@@ -55,6 +56,7 @@ export function Layout() {
               <li key={n.to}>
                 <NavLink to={n.to} onClick={() => setOpen(false)}>
                   {n.label}
+                  {n.to === '/tracking' ? <UnreadBadge testId="unread-badge-nav" /> : null}
                 </NavLink>
               </li>
             ))}
