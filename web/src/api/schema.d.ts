@@ -585,8 +585,10 @@ export type paths = {
         options?: never;
         head?: never;
         /**
-         * Mark one alert viewed or unviewed
-         * @description Answers the rule as GET /api/alerts/my lists it. Another user’s rule → 404 not_found.
+         * Mark an alert viewed or unviewed, or change its threshold
+         * @description Sets the rule’s `viewed` flag, its `threshold`, or both (at least one: an empty body → 422 validation_failed, field `body`). Answers the rule as GET /api/alerts/my lists it. Another user’s rule → 404 not_found.
+         *
+         *     A threshold is checked against the rule’s type exactly as at creation (422 validation_failed, field `body.threshold`, nothing changed): ccu_spike, ccu_drop and competitor take any number ≥ 0, trend_change 0..100, rank_change a whole number ≥ 1. A different threshold starts the rule over as if it were created now: ccu_spike and ccu_drop are armed again (so CCU already past the new line fires at the next evaluation); trend_change, rank_change and competitor forget their reference (the direction, the rank, the games already past the line) and take a new one at the next evaluation, without firing. The firing history and the viewed flag are kept; until the rule first fires, its `message` says what it watches with the new threshold. Sending the threshold it already has changes nothing.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -607,8 +609,10 @@ export type paths = {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description The new threshold, checked per type exactly as at creation (ccu_spike, ccu_drop, competitor ≥ 0; trend_change 0..100; rank_change a whole number ≥ 1) */
+                        threshold?: number;
                         /** @description The new viewed flag */
-                        viewed: boolean;
+                        viewed?: boolean;
                     };
                 };
             };
@@ -8238,7 +8242,7 @@ export type paths = {
         put?: never;
         /**
          * Register a webhook for alert firings (Studio and Enterprise)
-         * @description Each firing is POSTed as JSON `{event: "alert.fired", alert_id, firing_id, type, universe_id, message, fired_at, details}` with `X-Svc-Timestamp` (unix seconds) and `X-Svc-Signature: sha256=<hex HMAC-SHA256(secret, timestamp + "." + raw body)>`; 10 s timeout; a 2xx delivers, 408/429/5xx/timeouts retry (1 min doubling to 1 h, for 24 h after the firing), other 4xx fail at once. The URL is checked now and again at every send. At most 10 webhooks per user (409 limit_reached). Plans without webhook delivery get 403 plan_upgrade_required.
+         * @description Each firing is POSTed as JSON `{event: "alert.fired", alert_id, firing_id, type, universe_id, message, fired_at, details}` with `X-Svc-Timestamp` (unix seconds) and `X-Svc-Signature: sha256=<hex HMAC-SHA256(secret, timestamp + "." + raw body)>`; 10 s timeout; a 2xx delivers, 408/429/5xx/timeouts retry (1 min doubling to 1 h, for 24 h after the firing), other 4xx fail at once. POST /api/webhooks/{id}/test sends a sample marked `"test": true`. The URL is checked now and again at every send. At most 10 webhooks per user (409 limit_reached). Plans without webhook delivery get 403 plan_upgrade_required.
          *
          *     API keys are refused (403 api_key_read_only).
          *
@@ -8649,6 +8653,153 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test delivery to a webhook
+         * @description Queues a test delivery to the webhook: a sample firing of the same shape as real ones, with `"test": true`, `alert_id` and `firing_id` 0 and a made-up game (universe_id 0), e.g. `{event: "alert.fired", alert_id: 0, firing_id: 0, type: "ccu_spike", universe_id: 0, message: "Sample Game passed 1,250 CCU (threshold 1,000) at 18:05 UTC", fired_at, details: {universe_id: 0, name: "Sample Game", genre: "simulation", threshold: 1000, ccu: 1250}, test: true}`. It is signed, sent (within a minute, by the same runner as real firings), retried and logged like a real one: GET /api/webhooks/{id}/deliveries lists it with `test: true` and null `alert_id` and `firing_id`. Answers 202 with the queued delivery as the log shows it. Another user’s webhook → 404 not_found; plans without webhook delivery → 403 plan_upgrade_required.
+         *
+         *     API keys are refused (403 api_key_read_only).
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -8843,6 +8994,8 @@ export type components = {
             /** @description Universe id of the game the rule watches */
             game_id: number;
             id: number;
+            /** @description When the rule last fired (UTC, ISO 8601); null until it first fires */
+            last_fired_at: string | null;
             /** @description Before the rule first fires, what it watches ("Watching Blox Fruits for CCU at or above 450,000"); after, what happened last ("Blox Fruits passed 500,000 CCU (threshold 450,000) at 18:05 UTC") */
             message: string;
             /** @description The rule’s threshold (its meaning depends on `type`) */
@@ -10647,13 +10800,14 @@ export type components = {
         };
         /** WebhookDelivery */
         WebhookDelivery: {
-            alert_id: number;
+            /** @description The rule that fired; null for a test delivery */
+            alert_id: number | null;
             attempts: number;
             /** Format: date-time */
             created_at: string;
             delivered_at: string | null;
-            /** @description The alert firing (GET /api/alerts/{id}/events) delivered */
-            firing_id: number;
+            /** @description The alert firing (GET /api/alerts/{id}/events) delivered; null for a test delivery */
+            firing_id: number | null;
             id: number;
             last_error: string | null;
             /** @description HTTP status of the last answer */
@@ -10662,6 +10816,8 @@ export type components = {
             next_attempt_at: string | null;
             /** @description pending: waiting for its next attempt; delivered: the receiver answered 2xx; failed: refused for good (4xx other than 408/429, redirect, or a URL that now resolves to a refused address); gave_up: still failing 24 h after the firing (5xx, 408, 429, timeouts and network errors are retried with backoff from 1 min doubling to 1 h). */
             status: "pending" | "delivered" | "failed" | "gave_up";
+            /** @description true for a test delivery (POST /api/webhooks/{id}/test) */
+            test: boolean;
         };
     };
     responses: never;
