@@ -15,7 +15,8 @@ function fakeServer(opts: { refreshWorks?: boolean; csrf?: string | undefined; d
     state.csrfSeen.push(request.headers.get('x-csrf-token'));
     await new Promise((r) => setTimeout(r, opts.delayMs ?? 1));
     if (path === '/api/auth/refresh') {
-      if (opts.refreshWorks === false) return Response.json({ detail: 'no', code: 'refresh_invalid' }, { status: 401 });
+      if (opts.refreshWorks === false)
+        return Response.json({ detail: 'no', code: 'refresh_invalid' }, { status: 401 });
       state.valid = true;
       return Response.json({ access_token: 'x', token_type: 'bearer', expires_in: 900 });
     }
@@ -30,7 +31,10 @@ function fakeServer(opts: { refreshWorks?: boolean; csrf?: string | undefined; d
   return { state, fetch };
 }
 
-function client(server: ReturnType<typeof fakeServer>, extra: { csrf?: string | null; now?: () => number } = {}) {
+function client(
+  server: ReturnType<typeof fakeServer>,
+  extra: { csrf?: string | null; now?: () => number } = {},
+) {
   let lost = 0;
   const f = createSessionFetch({
     fetch: server.fetch,
@@ -51,7 +55,13 @@ describe('session fetch', () => {
     const replies = await Promise.all([
       f(new Request(`${ORIGIN}/api/a`)),
       f(new Request(`${ORIGIN}/api/b`)),
-      f(new Request(`${ORIGIN}/api/c`, { method: 'POST', body: '{"x":1}', headers: { 'content-type': 'application/json' } })),
+      f(
+        new Request(`${ORIGIN}/api/c`, {
+          method: 'POST',
+          body: '{"x":1}',
+          headers: { 'content-type': 'application/json' },
+        }),
+      ),
     ]);
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(await replies[2]!.json()).toEqual({ ok: true, path: '/api/c', body: '{"x":1}' });
