@@ -4,7 +4,14 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2e, startE2e } from '../helpers/web.js';
+import { type E2e, seriousViolations, settle, startE2e } from '../helpers/web.js';
+import { prepareDemo } from '../helpers/web-demo.js';
+
+/** The real Creator Hub export (MIT, see test/fixtures/realdata/SOURCES.md). */
+const CREATOR_HUB_CSV = new URL(
+  '../fixtures/realdata/creator-hub-csv/engagement_daily-active-users_export__rasorite-example.csv',
+  import.meta.url,
+).pathname;
 
 let e: E2e;
 
@@ -41,7 +48,7 @@ describe('web app', () => {
     expect((await fetch(`${e.url}/assets/missing.js`)).status).toBe(404);
   });
 
-  it('registers, signs in, reads trending, opens a game, sees the forecast once upgraded, tracks it', async () => {
+  it('registers, signs in, reads trending, opens a game, sees the forecast once upgraded, tracks it, sets an alert, analyses a Creator Hub export, sends SDK events and sees them, signs out', async () => {
     const { page } = await e.newPage();
     const email = `creator-${Date.now()}@example.com`;
     const password = 'correct horse battery';
@@ -98,6 +105,84 @@ describe('web app', () => {
     await page.getByText('1 of 100 tracked').waitFor();
     expect(await page.getByTestId('track-button').innerText()).toBe('Untrack');
 
+    // An alert on the tracked game, from the tracking page's form.
+    await page.goto('/tracking?tab=rules');
+    const form = page.getByTestId('alert-form');
+    await form.waitFor();
+    await form.getByLabel('Type').selectOption('ccu_drop');
+    await form.getByLabel('Threshold').fill('1000');
+    await form.getByRole('button', { name: 'Create alert' }).click();
+    await visible(page, `[data-testid="alert-rules-table"] >> text=${name}`);
+    const { alerts } = await (await page.request.get('/api/alerts/my')).json();
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ type: 'ccu_drop', threshold: 1000, viewed: false });
+
+    // Dev Lens: the real Creator Hub export (a DAU chart export), uploaded, analysed, saved.
+    await page.goto('/dev-lens');
+    await page.getByTestId('devlens-file-input').setInputFiles(CREATOR_HUB_CSV);
+    await visible(page, '[data-testid="devlens-report"]', 60_000);
+    const report = await page.getByTestId('devlens-report').innerText();
+    expect(report).toContain('Daily active users on weekends run 39.5% above weekdays');
+    expect(report).toContain('-22.4%');
+    await visible(page, '[data-testid="devlens-reports"] >> text=engagement');
+
+    // SDK: an ingest key made on the page, events sent through the API with it, seen on the page.
+    await page.goto('/sdk');
+    const keyForm = page.getByTestId('ingest-key-form');
+    await keyForm.getByLabel('Key name').fill('e2e game server');
+    await keyForm.getByRole('button', { name: 'Create ingest key' }).click();
+    await visible(page, '[data-testid="ingest-key-secret"]');
+    const ingestKey = (await page.getByTestId('ingest-key-secret').innerText()).trim();
+    const now = Date.now();
+    const events = ['alice', 'bob', 'carol'].flatMap((player, i) => [
+      {
+        event_id: `e2e-${i}-start`,
+        ts: new Date(now - 60_000 * (10 - i)).toISOString(),
+        platform: 'platform_1',
+        game_id: 'e2e-obby',
+        player_id: player,
+        session_id: `s-${player}`,
+        type: 'session_start',
+        payload: {},
+      },
+      {
+        event_id: `e2e-${i}-end`,
+        ts: new Date(now - 60_000 * (5 - i)).toISOString(),
+        platform: 'platform_1',
+        game_id: 'e2e-obby',
+        player_id: player,
+        session_id: `s-${player}`,
+        type: 'session_end',
+        payload: { duration_s: 300 },
+      },
+    ]);
+    const sent = await fetch(`${e.url}/api/sdk/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: ingestKey, events }),
+    });
+    expect(await sent.json()).toMatchObject({ accepted: 6, rejected: 0 });
+    // The live tail shows them within its refresh; the game appears in the team's games.
+    await visible(page, '[data-testid="live-tail-table"] >> text=e2e-obby', 30_000);
+    await page.reload();
+    await visible(page, '[data-testid="sdk-games"] >> text=e2e-obby', 30_000);
+    await page.locator('[data-testid="sdk-games"] a', { hasText: 'e2e-obby' }).first().click();
+    await page.waitForURL(/\/sdk\/e2e-obby/);
+    // The dashboards trail the raw events by the rollup job: reload until the range shows 3 players.
+    const players = page
+      .getByTestId('sdk-overview-stats')
+      .locator('.stat')
+      .filter({ has: page.locator('.label', { hasText: /^Players$/ }) })
+      .locator('.value');
+    let shown = '';
+    for (let i = 0; i < 30; i++) {
+      shown = ((await players.textContent({ timeout: 15_000 }).catch(() => '')) ?? '').trim();
+      if (shown === '3') break;
+      await page.waitForTimeout(2000);
+      await page.reload();
+    }
+    expect(shown).toBe('3');
+
     // Sign out: a page that needs an account sends the visitor to sign in, and back after.
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/signin');
@@ -105,7 +190,7 @@ describe('web app', () => {
     await page.waitForURL('**/signin?next=%2Ftracking');
     await signInThroughForm(page, email, password);
     await page.waitForURL('**/tracking');
-  }, 120_000);
+  }, 240_000);
 
   it('refreshes an expired access cookie silently, once for every request in the air', async () => {
     const { context, page } = await e.newPage();
@@ -152,4 +237,67 @@ describe('web app', () => {
     expect(results[1].code).toBe('csrf_invalid');
     expect(results[2]).toBe(200);
   });
+});
+
+describe('accessibility', () => {
+  it('finds no serious or critical axe-core violation on any page, on a desktop and on a phone', async () => {
+    const demo = await prepareDemo(e.url, 'enterprise@demo.test', e.demoPassword, { days: 14, players: 60 });
+    const sdk = demo.sdkGames[0]!;
+    const pages = [
+      '/market',
+      '/genres',
+      '/breakout',
+      `/games/${demo.games[0]}`,
+      '/tracking',
+      '/tracking?tab=rules',
+      '/tracking?tab=feed',
+      '/tracking?tab=webhooks',
+      `/dev-lens?report=${demo.reportId}`,
+      '/sdk',
+      ...[
+        'overview',
+        'engagement',
+        'retention',
+        'monetization',
+        'ads',
+        'geo',
+        'levels',
+        'funnel',
+        'performance',
+        'crashes',
+        'errors',
+        'brand',
+        'brand-lift',
+        'experiments',
+        'segments',
+        'export',
+      ].map((v) => `/sdk/${encodeURIComponent(sdk)}/${v}`),
+      '/account',
+      '/admin',
+      '/no-such-page',
+    ];
+    const found: string[] = [];
+    const desktop = await e.newPage();
+    await e.signIn(desktop.page, 'enterprise@demo.test');
+    const phone = await e.newPage({ width: 390, height: 844, dark: true });
+    await phone.context.addCookies(await desktop.context.cookies());
+    for (const path of pages) {
+      for (const [name, { page }] of [
+        ['desktop', desktop],
+        ['phone', phone],
+      ] as const) {
+        await page.goto(path);
+        await settle(page);
+        for (const v of await seriousViolations(page)) found.push(`${path} (${name}): ${v}`);
+      }
+    }
+    // Signed out: the sign-in and registration forms and the public market.
+    const anonymous = await e.newPage();
+    for (const path of ['/signin', '/register', '/market', '/genres']) {
+      await anonymous.page.goto(path);
+      await settle(anonymous.page);
+      for (const v of await seriousViolations(anonymous.page)) found.push(`${path} (signed out): ${v}`);
+    }
+    expect(found).toEqual([]);
+  }, 300_000);
 });

@@ -125,6 +125,19 @@ export async function startE2e(): Promise<E2e> {
   };
 }
 
+/** Waits until the page has drawn its data: no request in flight for a moment, no loading state,
+ * and every chart drawn. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page
+    .waitForFunction(
+      `!document.querySelector('.state-loading') && [...document.querySelectorAll('.chart')].every((c) => c.dataset.drawn === 'true')`,
+      undefined,
+      { timeout: 20_000 },
+    )
+    .catch(() => {});
+}
+
 /** axe-core's serious and critical violations on the page as it is now (rule id: targets). */
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: new URL('node_modules/axe-core/axe.min.js', ROOT).pathname });
