@@ -288,6 +288,7 @@ describe('accessibility', () => {
       ] as const) {
         await page.goto(path);
         await settle(page);
+        expect(await page.locator('main h1').count(), `${path} (${name}) has its heading`).toBe(1);
         for (const v of await seriousViolations(page)) found.push(`${path} (${name}): ${v}`);
       }
     }
@@ -299,5 +300,8 @@ describe('accessibility', () => {
       for (const v of await seriousViolations(anonymous.page)) found.push(`${path} (signed out): ${v}`);
     }
     expect(found).toEqual([]);
+    // The checker is not vacuous: an image without a text alternative is reported.
+    await anonymous.page.evaluate(`document.querySelector('main').append(document.createElement('img'))`);
+    expect((await seriousViolations(anonymous.page)).join('\n')).toMatch(/^image-alt \(critical\)/);
   }, 300_000);
 });
