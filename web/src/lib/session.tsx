@@ -11,6 +11,17 @@ import { Loading } from '../components/states';
 
 export type Me = Schemas['User'];
 
+export const PLANS_KEY = ['plans'] as const;
+
+/** GET /api/plans: every plan and what it unlocks (changes only with the configuration). */
+export function usePlans() {
+  return useQuery({
+    queryKey: PLANS_KEY,
+    queryFn: () => unwrap(api.GET('/api/plans')),
+    staleTime: 10 * 60_000,
+  });
+}
+
 export const ME_KEY = ['auth', 'me'] as const;
 
 export function useMe() {

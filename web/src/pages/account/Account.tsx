@@ -6,9 +6,9 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { PageHeader } from '../../components/Layout';
-import { RequireAuth, useMe } from '../../lib/session';
+import { RequireAuth, useMe, usePlans } from '../../lib/session';
 import { ApiKeys } from './ApiKeys';
-import { PlansTable, usePlans } from './PlansTable';
+import { PlansTable } from './PlansTable';
 import { statusNote } from './plan-rows';
 
 const STATUS_LABEL = {

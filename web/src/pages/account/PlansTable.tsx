@@ -2,21 +2,10 @@
  * What each plan unlocks, side by side (GET /api/plans: the server's own entitlements, overrides
  * included), the viewer's plan highlighted. Shared by the account and admin pages.
  */
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { api, unwrap } from '../../api/client';
 import { Empty, QueryView } from '../../components/states';
+import { usePlans } from '../../lib/session';
 import { featureRows, type PlanInfo } from './plan-rows';
-
-export const PLANS_KEY = ['plans'] as const;
-
-export function usePlans() {
-  return useQuery({
-    queryKey: PLANS_KEY,
-    queryFn: () => unwrap(api.GET('/api/plans')),
-    staleTime: 10 * 60_000,
-  });
-}
 
 export function PlansTable({ current, caption }: { current?: string | undefined; caption: string }) {
   const plans = usePlans();

@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading, QueryView, UpgradeCard } from '../../components/states';
 import { Time } from '../../components/Time';
 import { formatCompact, formatInteger, formatPercent, formatScore, formatUsd } from '../../lib/format';
-import { ME_KEY, useMe } from '../../lib/session';
+import { ME_KEY, useMe, usePlans } from '../../lib/session';
 import { ccuChartOption } from './ccu-chart';
 
 type Game = Schemas['GameDetail'];
@@ -30,6 +30,7 @@ function Stat({ label, value, note }: { label: string; value: string; note?: str
 function TrackButton({ game }: { game: Game }) {
   const me = useMe();
   const client = useQueryClient();
+  const plans = usePlans();
   const tracked = me.data?.tracked_games.includes(game.universe_id) ?? false;
   const [result, setResult] = useState<{ count: number; limit: number } | null>(null);
   const toggle = useMutation({
@@ -55,6 +56,7 @@ function TrackButton({ game }: { game: Game }) {
     );
   }
   const count = result?.count ?? me.data.tracked_games.length;
+  const limit = result?.limit ?? plans.data?.plans.find((p) => p.name === me.data?.plan)?.tracked_games;
   return (
     <div className="row" style={{ alignItems: 'center' }}>
       <button
@@ -67,7 +69,7 @@ function TrackButton({ game }: { game: Game }) {
         {tracked ? 'Untrack' : 'Track'}
       </button>
       <span className="muted small" data-testid="track-count">
-        {result ? `${count} of ${result.limit} tracked` : `${count} tracked`}
+        {limit === undefined ? `${count} tracked` : `${count} of ${limit} tracked`}
       </span>
       {toggle.error ? <ErrorState error={toggle.error} /> : null}
     </div>

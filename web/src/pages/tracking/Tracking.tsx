@@ -7,10 +7,10 @@ import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/Layout';
 import { ErrorState, Loading } from '../../components/states';
-import { RequireAuth, useMe } from '../../lib/session';
+import { RequireAuth, useMe, usePlans } from '../../lib/session';
 import { AlertFeed } from './AlertFeed';
 import { AlertRules } from './AlertRules';
-import { useAlerts, useGames, usePlans } from './queries';
+import { useAlerts, useGames } from './queries';
 import { TrackedGames } from './TrackedGames';
 import { planOf, type Section, sectionOf, universeIds, webhookPlan } from './tracking-data';
 import { UnreadBadge } from './UnreadBadge';
@@ -32,7 +32,7 @@ function TrackingPage() {
   const plans = usePlans();
   const tracked = me.data?.tracked_games ?? [];
   const { games } = useGames(universeIds(tracked, alerts.data ?? []));
-  const plan = planOf(plans.data, me.data?.plan);
+  const plan = planOf(plans.data?.plans, me.data?.plan);
   const tabLink = (s: Section) => (s === 'games' ? '?' : `?tab=${s}`);
   const addAlert = (universeId: number) => setParams({ tab: 'rules', game: String(universeId) });
 
@@ -43,7 +43,7 @@ function TrackingPage() {
     ) : (
       <Webhooks
         allowed={plan ? plan.alert_delivery.includes('webhook') : true}
-        upgradePlan={webhookPlan(plans.data)}
+        upgradePlan={webhookPlan(plans.data?.plans)}
       />
     );
   } else if (alerts.isPending) {

@@ -8,7 +8,6 @@ import { type GameResult, pickUniverse } from './tracking-data';
 
 export const ALERTS_KEY = ['alerts', 'my'] as const;
 export const WEBHOOKS_KEY = ['webhooks'] as const;
-export const PLANS_KEY = ['plans'] as const;
 export const eventsKey = (id: number) => ['alerts', id, 'events'] as const;
 export const deliveriesKey = (id: number) => ['webhooks', id, 'deliveries'] as const;
 const gameKey = (universeId: number) => ['game-by-universe', universeId] as const;
@@ -20,14 +19,6 @@ export function useAlerts(enabled = true) {
     enabled,
     // The engine fires every 15 minutes at most; a minute keeps the badge honest without noise.
     refetchInterval: 60_000,
-  });
-}
-
-export function usePlans() {
-  return useQuery({
-    queryKey: PLANS_KEY,
-    queryFn: async () => (await unwrap(api.GET('/api/plans'))).plans,
-    staleTime: 10 * 60_000,
   });
 }
 
