@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { settle, startE2e } from '../test/helpers/web.js';
-import { prepareDemo } from '../test/helpers/web-demo.js';
+import { demoPages, prepareDemo } from '../test/helpers/web-demo.js';
 
 const OUT = new URL('../docs/screenshots/', import.meta.url).pathname;
 
@@ -15,39 +15,7 @@ async function main(): Promise<void> {
   const e = await startE2e();
   try {
     const demo = await prepareDemo(e.url, 'enterprise@demo.test', e.demoPassword, { days: 28, players: 320 });
-    const sdk = encodeURIComponent(demo.sdkGames[0]!);
-    const pages: [string, string][] = [
-      ['market', '/market'],
-      ['genres', '/genres'],
-      ['breakout', '/breakout'],
-      ['game', `/games/${demo.games[0]}`],
-      ['tracking', '/tracking'],
-      ['alerts', '/tracking?tab=rules'],
-      ['alert-feed', '/tracking?tab=feed'],
-      ['webhooks', '/tracking?tab=webhooks'],
-      ['dev-lens', `/dev-lens?report=${demo.reportId}`],
-      ['sdk', '/sdk'],
-      ...[
-        'overview',
-        'engagement',
-        'retention',
-        'monetization',
-        'ads',
-        'geo',
-        'levels',
-        'funnel',
-        'performance',
-        'crashes',
-        'errors',
-        'brand',
-        'brand-lift',
-        'experiments',
-        'segments',
-        'export',
-      ].map((v): [string, string] => [`sdk-${v}`, `/sdk/${sdk}/${v}`]),
-      ['account', '/account'],
-      ['admin', '/admin'],
-    ];
+    const pages = demoPages(demo);
     const desktop = await e.newPage({ width: 1280, height: 800 });
     await e.signIn(desktop.page, 'enterprise@demo.test');
     const phone = await e.newPage({ width: 390, height: 844 });

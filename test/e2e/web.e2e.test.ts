@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type E2e, seriousViolations, settle, startE2e } from '../helpers/web.js';
-import { prepareDemo } from '../helpers/web-demo.js';
+import { demoPages, prepareDemo } from '../helpers/web-demo.js';
 
 /** The real Creator Hub export (MIT, see test/fixtures/realdata/SOURCES.md). */
 const CREATOR_HUB_CSV = new URL(
@@ -242,40 +242,7 @@ describe('web app', () => {
 describe('accessibility', () => {
   it('finds no serious or critical axe-core violation on any page, on a desktop and on a phone', async () => {
     const demo = await prepareDemo(e.url, 'enterprise@demo.test', e.demoPassword, { days: 14, players: 60 });
-    const sdk = demo.sdkGames[0]!;
-    const pages = [
-      '/market',
-      '/genres',
-      '/breakout',
-      `/games/${demo.games[0]}`,
-      '/tracking',
-      '/tracking?tab=rules',
-      '/tracking?tab=feed',
-      '/tracking?tab=webhooks',
-      `/dev-lens?report=${demo.reportId}`,
-      '/sdk',
-      ...[
-        'overview',
-        'engagement',
-        'retention',
-        'monetization',
-        'ads',
-        'geo',
-        'levels',
-        'funnel',
-        'performance',
-        'crashes',
-        'errors',
-        'brand',
-        'brand-lift',
-        'experiments',
-        'segments',
-        'export',
-      ].map((v) => `/sdk/${encodeURIComponent(sdk)}/${v}`),
-      '/account',
-      '/admin',
-      '/no-such-page',
-    ];
+    const pages = [...demoPages(demo).map(([, path]) => path), '/no-such-page'];
     const found: string[] = [];
     const desktop = await e.newPage();
     await e.signIn(desktop.page, 'enterprise@demo.test');

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { seedSdkDemo } from '../../scripts/sdk-demo.js';
+import { SDK_VIEW_IDS } from '../../web/src/pages/sdk/view-ids.js';
 
 export const CREATOR_HUB_CSV = new URL(
   '../fixtures/realdata/creator-hub-csv/engagement_daily-active-users_export__rasorite-example.csv',
@@ -84,4 +85,24 @@ export async function prepareDemo(
     reportId: reports.reports[0]!.id,
     sdkGames: seeded.games,
   };
+}
+
+/** Every page of the app with the demo's data, named for its screenshot: [name, path]. */
+export function demoPages(demo: DemoState): [string, string][] {
+  const sdk = encodeURIComponent(demo.sdkGames[0]!);
+  return [
+    ['market', '/market'],
+    ['genres', '/genres'],
+    ['breakout', '/breakout'],
+    ['game', `/games/${demo.games[0]}`],
+    ['tracking', '/tracking'],
+    ['alerts', '/tracking?tab=rules'],
+    ['alert-feed', '/tracking?tab=feed'],
+    ['webhooks', '/tracking?tab=webhooks'],
+    ['dev-lens', `/dev-lens?report=${demo.reportId}`],
+    ['sdk', '/sdk'],
+    ...SDK_VIEW_IDS.map((v): [string, string] => [`sdk-${v}`, `/sdk/${sdk}/${v}`]),
+    ['account', '/account'],
+    ['admin', '/admin'],
+  ];
 }

@@ -2,6 +2,7 @@
  * One game's SDK dashboards: a tab per analytics view (the `view` path segment), the date range,
  * granularity, platform and segment shared by every view through the search params.
  */
+
 import { useQuery } from '@tanstack/react-query';
 import { type ComponentType, useEffect, useMemo, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -12,6 +13,7 @@ import { formatDay, formatInteger } from '../../lib/format';
 import { RequireAuth } from '../../lib/session';
 import type { ViewProps } from './common';
 import { analyticsQuery, PLATFORMS, PRESETS, readFilters, type SdkFilters, withFilters } from './range';
+import type { SdkViewId } from './view-ids';
 import { AdsView } from './views/Ads';
 import { BrandView } from './views/Brand';
 import { BrandLiftView } from './views/BrandLift';
@@ -30,7 +32,7 @@ import { RetentionView } from './views/Retention';
 import { SEGMENTS_KEY, SegmentsView } from './views/Segments';
 
 interface ViewDef {
-  id: string;
+  id: SdkViewId;
   label: string;
   component: ComponentType<ViewProps>;
   /** Which shared filters the view reads (the toolbar greys out the others). */

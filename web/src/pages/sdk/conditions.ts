@@ -52,24 +52,8 @@ export const FIELD_SUGGESTIONS = [
   'payload.item_id',
 ];
 
-export const EVENT_TYPES = [
-  'session_start',
-  'session_end',
-  'purchase',
-  'ad_impression',
-  'level',
-  'custom',
-  'performance',
-  'crash',
-  'error',
-  'brand_zone_enter',
-  'brand_zone_exit',
-  'equip',
-  'share',
-  'brand_survey_shown',
-  'brand_survey_response',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+// The server's own list (a module with no imports, so the bundle takes just the array).
+export { EVENT_TYPES, type EventType } from '../../../../src/ingest/types';
 
 const FIELD = /^(platform|country|game_id|payload(\.[^.\s]+)+)$/;
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;

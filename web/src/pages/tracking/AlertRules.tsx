@@ -4,10 +4,10 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { GamePicker } from '../../components/GamePicker';
 import { Empty, ErrorState } from '../../components/states';
 import { Time } from '../../components/Time';
 import { formatCompact } from '../../lib/format';
-import { GamePicker } from './GamePicker';
 import { ALERTS_KEY, gameName } from './queries';
 import {
   ALERT_TYPE_KEYS,

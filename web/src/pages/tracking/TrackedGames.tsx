@@ -3,10 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { GamePicker } from '../../components/GamePicker';
 import { Empty, ErrorState } from '../../components/states';
 import { formatCompact } from '../../lib/format';
 import { ME_KEY } from '../../lib/session';
-import { GamePicker } from './GamePicker';
 import { gameName } from './queries';
 import { type Alert, capLabel, type GameResult, rulesPerGame } from './tracking-data';
 

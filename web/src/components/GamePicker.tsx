@@ -1,23 +1,29 @@
 /**
- * Pick a game by searching (GET /api/search, debounced), as an ARIA combobox: arrows move through
- * the suggestions, Enter picks, Escape closes. Like the header search, but hands the game back
- * instead of opening its page.
+ * Pick a game by searching (GET /api/search, debounced, suggestions as you type), as an ARIA
+ * combobox: arrows move through the suggestions, Enter picks, Escape closes. The market's search
+ * (GameSearch) is this with a hidden label, opening the picked game's page.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { api, unwrap } from '../../api/client';
-import { formatCompact } from '../../lib/format';
-import { useDebounced } from '../../lib/hooks';
-import type { GameResult } from './tracking-data';
+import { api, type Schemas, unwrap } from '../api/client';
+import { formatCompact } from '../lib/format';
+import { useDebounced } from '../lib/hooks';
+
+type GameResult = Schemas['GameSearchResult'];
 
 export function GamePicker({
   label,
   onPick,
   disabled = false,
+  hideLabel = false,
+  placeholder = 'Name, creator or id',
 }: {
   label: string;
   onPick: (game: GameResult) => void;
   disabled?: boolean;
+  /** The label for assistive technology only (a search box in a header). */
+  hideLabel?: boolean;
+  placeholder?: string;
 }) {
   const [text, setText] = useState('');
   const [open, setOpen] = useState(false);
@@ -42,7 +48,7 @@ export function GamePicker({
   return (
     <div className="search-box game-picker">
       <label htmlFor={`${id}-input`}>
-        {label}
+        <span className={hideLabel ? 'sr-only' : undefined}>{label}</span>
         <input
           id={`${id}-input`}
           type="search"
@@ -51,7 +57,7 @@ export function GamePicker({
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={active >= 0 ? `${id}-${active}` : undefined}
-          placeholder="Name, creator or id"
+          placeholder={placeholder}
           autoComplete="off"
           disabled={disabled}
           value={text}
