@@ -45,6 +45,17 @@ function TrackButton({ game }: { game: Game }) {
     },
     onSuccess: (r) => {
       setResult(r);
+      // The button and the count change together, before /api/auth/me is read again.
+      client.setQueryData(ME_KEY, (old: typeof me.data) =>
+        old
+          ? {
+              ...old,
+              tracked_games: r
+                ? [...old.tracked_games, game.universe_id]
+                : old.tracked_games.filter((u) => u !== game.universe_id),
+            }
+          : old,
+      );
       void client.invalidateQueries({ queryKey: ME_KEY });
     },
   });
