@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveJwtSecret, resolveSecretsKeys } from './config.js';
 import { DEFAULT_ENTITLEMENTS } from './plans.js';
@@ -22,6 +23,8 @@ describe('loadConfig', () => {
       port: 8080,
       host: 'localhost',
       dataDir: resolve('./data'),
+      // dist/web at the package root, wherever the process runs from.
+      webDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
       databaseUrl: undefined,
       redisUrl: undefined,
       natsUrl: undefined,
