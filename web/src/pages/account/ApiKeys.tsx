@@ -2,9 +2,11 @@
  * API keys: the live keys (never their secrets), a form to create one with scopes, the new secret
  * shown once with a copy button, and revoke (confirmed).
  */
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { api, type paths, type Schemas, unwrap } from '../../api/client';
+import { SecretOnce } from '../../components/SecretOnce';
 import { Empty, ErrorState, QueryView } from '../../components/states';
 import { Time } from '../../components/Time';
 
@@ -139,54 +141,22 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: CreatedKey) => void }) 
   );
 }
 
-type CopyState = 'idle' | 'copied' | 'failed';
-
 function NewSecret({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
-  const [copy, setCopy] = useState<CopyState>('idle');
-  useEffect(() => {
-    if (copy !== 'copied') return;
-    const timer = setTimeout(() => setCopy('idle'), 4000);
-    return () => clearTimeout(timer);
-  }, [copy]);
-  const copyKey = async () => {
-    try {
-      await navigator.clipboard.writeText(created.key);
-      setCopy('copied');
-    } catch {
-      setCopy('failed');
-    }
-  };
   return (
-    <section className="new-secret stack" aria-labelledby="new-secret-heading">
-      <h3 id="new-secret-heading">Your new key “{created.name}”</h3>
-      <p>
-        <strong>Copy it now: it won’t be shown again.</strong> svc keeps only a hash of it; if you lose it,
-        revoke it and create another.
-      </p>
-      <div className="secret-row">
-        <code className="secret" data-testid="api-key-secret">
-          {created.key}
-        </code>
-        <button type="button" className="button primary" onClick={() => void copyKey()}>
-          Copy
-        </button>
-      </div>
-      <p className="small" role="status" aria-live="polite">
-        {copy === 'copied' ? <span className="good">Copied to the clipboard.</span> : null}
-        {copy === 'failed' ? (
-          <span className="bad">The browser refused the clipboard: select the key and copy it by hand.</span>
-        ) : null}
-      </p>
-      <p className="muted small">
-        Scopes: {created.scopes.join(', ')}. Send it as the <code>X-API-Key</code> header (read) or as{' '}
-        <code>api_key</code> in SDK event batches.
-      </p>
-      <div className="row">
-        <button type="button" className="button" onClick={onDone}>
-          I’ve stored it
-        </button>
-      </div>
-    </section>
+    <SecretOnce
+      title={`Your new key “${created.name}”`}
+      secret={created.key}
+      testId="api-key-secret"
+      onDone={onDone}
+      after={
+        <p className="muted small">
+          Scopes: {created.scopes.join(', ')}. Send it as the <code>X-API-Key</code> header (read) or as{' '}
+          <code>api_key</code> in SDK event batches.
+        </p>
+      }
+    >
+      svc keeps only a hash of it; if you lose it, revoke it and create another.
+    </SecretOnce>
   );
 }
 

@@ -8,11 +8,11 @@ import { Link } from 'react-router';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/Layout';
+import { CopyButton } from '../../components/SecretOnce';
 import { Empty, ErrorState, QueryView } from '../../components/states';
 import { Time } from '../../components/Time';
 import { formatDay, formatInteger } from '../../lib/format';
 import { RequireAuth } from '../../lib/session';
-import { CopyButton } from './common';
 import { payloadSummary } from './sdk-data';
 import { curlSnippet, exampleEvents, luauSnippet } from './snippets';
 

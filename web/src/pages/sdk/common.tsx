@@ -88,33 +88,6 @@ export function NoEvents({ what = 'events' }: { what?: string }) {
   );
 }
 
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-    setTimeout(() => setState('idle'), 2000);
-  };
-  return (
-    <span className="row sdk-copy">
-      <button type="button" className="button" onClick={() => void copy()}>
-        {label}
-      </button>
-      <span role="status" className="small muted">
-        {state === 'copied'
-          ? 'Copied to the clipboard'
-          : state === 'failed'
-            ? 'Copy failed: select the text'
-            : ''}
-      </span>
-    </span>
-  );
-}
-
 /** A collapsible explanation of how a figure is computed (the API's method strings). */
 export function Method({ children }: { children: ReactNode }) {
   return <p className="muted small sdk-method">{children}</p>;

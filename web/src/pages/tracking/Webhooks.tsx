@@ -2,10 +2,12 @@
  * Webhooks (Studio and up): register a URL with a signing secret (generated here, shown once),
  * send a test delivery, delete, and each webhook's delivery log, polled while something is pending.
  */
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { SecretOnce } from '../../components/SecretOnce';
 import { Empty, ErrorState, QueryView, UpgradeCard } from '../../components/states';
 import { Time } from '../../components/Time';
 import { deliveriesKey, WEBHOOKS_KEY } from './queries';
@@ -54,8 +56,6 @@ function WebhookList() {
     </div>
   );
 }
-
-type CopyState = 'idle' | 'copied' | 'failed';
 
 function WebhookForm() {
   const client = useQueryClient();
@@ -130,49 +130,15 @@ function WebhookForm() {
 }
 
 function NewSecret({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
-  const [copy, setCopy] = useState<CopyState>('idle');
-  useEffect(() => {
-    if (copy !== 'copied') return;
-    const timer = setTimeout(() => setCopy('idle'), 4000);
-    return () => clearTimeout(timer);
-  }, [copy]);
-  const copySecret = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopy('copied');
-    } catch {
-      setCopy('failed');
-    }
-  };
   return (
-    <section className="new-secret stack" aria-labelledby="webhook-secret-heading">
-      <h3 id="webhook-secret-heading">Webhook added: copy its secret now</h3>
-      <p>
-        Your endpoint <code className="break">{url}</code> verifies deliveries with this secret.{' '}
-        <strong>It won’t be shown again.</strong>
-      </p>
-      <div className="secret-row">
-        <code className="secret" data-testid="webhook-secret">
-          {secret}
-        </code>
-        <button type="button" className="button primary" onClick={() => void copySecret()}>
-          Copy
-        </button>
-      </div>
-      <p className="small" role="status" aria-live="polite">
-        {copy === 'copied' ? <span className="good">Copied to the clipboard.</span> : null}
-        {copy === 'failed' ? (
-          <span className="bad">
-            The browser refused the clipboard: select the secret and copy it by hand.
-          </span>
-        ) : null}
-      </p>
-      <div className="row">
-        <button type="button" className="button" onClick={onDone}>
-          I’ve stored it
-        </button>
-      </div>
-    </section>
+    <SecretOnce
+      title="Webhook added: copy its secret now"
+      secret={secret}
+      testId="webhook-secret"
+      onDone={onDone}
+    >
+      Your endpoint <code className="break">{url}</code> verifies deliveries with this secret.
+    </SecretOnce>
   );
 }
 
