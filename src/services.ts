@@ -21,6 +21,7 @@ import { createIngest, type IngestMode, type IngestQueue, type IngestRuntime } f
 import type { Kv } from './kv/index.js';
 import { type CollectorDeps, collectorDeps, MarketService } from './market/index.js';
 import type { PlatformSource } from './platform/index.js';
+import { smtpTransport } from './tracking/delivery/index.js';
 import { createTracking, SecretBox, type Tracking } from './tracking/index.js';
 
 export interface ServiceDeps {
@@ -79,7 +80,15 @@ export function createServices(deps: ServiceDeps): Services {
   const secrets =
     deps.secrets ??
     new SecretBox({ current: config.secretsKey ?? randomBytes(32), previous: config.secretsKeyPrevious });
-  const accounts = createAccounts({ db, kv, clock, jwtSecret: deps.jwtSecret });
+  const accounts = createAccounts({
+    db,
+    kv,
+    clock,
+    jwtSecret: deps.jwtSecret,
+    publicUrl: config.publicUrl,
+    mailTransport: config.smtpUrl ? smtpTransport(config.smtpUrl) : undefined,
+    log,
+  });
   const tracking = createTracking({
     ...domain,
     ...(platform ? { platform } : {}),

@@ -11,6 +11,7 @@ export interface UserRow {
   is_admin: boolean;
   token_version: number;
   team_id: number;
+  email_verified_at: Date | null;
 }
 
 export interface AuthStateRow {
@@ -23,7 +24,8 @@ export interface AuthStateRow {
   team_id: number;
 }
 
-const USER_COLUMNS = 'id, email, password_hash, plan, subscription_status, is_admin, token_version, team_id';
+const USER_COLUMNS =
+  'id, email, password_hash, plan, subscription_status, is_admin, token_version, team_id, email_verified_at';
 
 export async function insertTeam(db: Queryable, name: string): Promise<number> {
   const res = await db.query<{ id: number }>('INSERT INTO teams (name) VALUES ($1) RETURNING id', [name]);
@@ -41,12 +43,24 @@ export async function insertUser(
     isAdmin: boolean;
     teamId: number;
     now: Date;
+    /** false: a public sign-up, unverified until the mailed link is followed. */
+    emailVerified: boolean;
   },
 ): Promise<UserRow> {
   const res = await db.query<UserRow>(
-    `INSERT INTO users (email, password_hash, plan, subscription_status, subscription_status_since, is_admin, team_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${USER_COLUMNS}`,
-    [user.email, user.passwordHash, user.plan, user.status, user.now, user.isAdmin, user.teamId],
+    `INSERT INTO users (email, password_hash, plan, subscription_status, subscription_status_since, is_admin, team_id,
+                        email_verified_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${USER_COLUMNS}`,
+    [
+      user.email,
+      user.passwordHash,
+      user.plan,
+      user.status,
+      user.now,
+      user.isAdmin,
+      user.teamId,
+      user.emailVerified ? user.now : null,
+    ],
   );
   return res.rows[0]!;
 }
@@ -211,6 +225,107 @@ export async function revokeFamily(db: Queryable, familyId: string, now: Date): 
 export async function purgeDeadRefreshTokens(db: Queryable, olderThan: Date): Promise<number> {
   const res = await db.query('DELETE FROM refresh_tokens WHERE expires_at < $1', [olderThan]);
   return res.rowCount;
+}
+
+// Account tokens (e-mail verification, password reset) --------------------------------------------
+
+export type AccountTokenKind = 'verify' | 'reset';
+
+/**
+ * Stores a token for the account with this e-mail, if there is one: the same statement runs whether
+ * or not the account exists (no enumeration by timing). Returns the user id, or undefined.
+ */
+export async function insertAccountTokenByEmail(
+  db: Queryable,
+  t: { email: string; kind: AccountTokenKind; hash: string; expiresAt: Date; now: Date },
+): Promise<number | undefined> {
+  const res = await db.query<{ user_id: number }>(
+    `INSERT INTO account_tokens (user_id, kind, token_hash, expires_at, created_at)
+     SELECT id, $2, $3, $4, $5 FROM users WHERE email = $1 RETURNING user_id`,
+    [t.email, t.kind, t.hash, t.expiresAt, t.now],
+  );
+  return res.rows[0]?.user_id;
+}
+
+export async function insertAccountToken(
+  db: Queryable,
+  t: { userId: number; kind: AccountTokenKind; hash: string; expiresAt: Date; now: Date },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO account_tokens (user_id, kind, token_hash, expires_at, created_at)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [t.userId, t.kind, t.hash, t.expiresAt, t.now],
+  );
+}
+
+/**
+ * Uses a token: unused, unexpired and of this kind, it is marked used in the same statement and its
+ * user id returned; anything else (unknown, expired, used, a concurrent second use) → undefined.
+ */
+export async function consumeAccountToken(
+  db: Queryable,
+  t: { kind: AccountTokenKind; hash: string; now: Date },
+): Promise<number | undefined> {
+  const res = await db.query<{ user_id: number }>(
+    `UPDATE account_tokens SET used_at = $3
+      WHERE token_hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > $3
+      RETURNING user_id`,
+    [t.hash, t.kind, t.now],
+  );
+  return res.rows[0]?.user_id;
+}
+
+/** Marks every other unused token of a kind used (a reset voids the other reset links). */
+export async function voidAccountTokens(
+  db: Queryable,
+  userId: number,
+  kind: AccountTokenKind,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    'UPDATE account_tokens SET used_at = $3 WHERE user_id = $1 AND kind = $2 AND used_at IS NULL',
+    [userId, kind, now],
+  );
+}
+
+/** Deletes tokens expired before `olderThan` (used or not): they can never be used again. */
+export async function purgeDeadAccountTokens(db: Queryable, olderThan: Date): Promise<number> {
+  const res = await db.query('DELETE FROM account_tokens WHERE expires_at < $1', [olderThan]);
+  return res.rowCount;
+}
+
+/** Sets the password hash and bumps the token version (every session ends); the new version. */
+export async function setPassword(db: Queryable, userId: number, passwordHash: string): Promise<number> {
+  const res = await db.query<{ token_version: number }>(
+    `UPDATE users SET password_hash = $2, token_version = token_version + 1, updated_at = now()
+      WHERE id = $1 RETURNING token_version`,
+    [userId, passwordHash],
+  );
+  return res.rows[0]?.token_version ?? 0;
+}
+
+/** Marks the address verified (kept as first verified if it already was). */
+export async function markEmailVerified(db: Queryable, userId: number, now: Date): Promise<void> {
+  await db.query(
+    'UPDATE users SET email_verified_at = COALESCE(email_verified_at, $2), updated_at = now() WHERE id = $1',
+    [userId, now],
+  );
+}
+
+/**
+ * An account mail in the outbox table (the alert e-mails' outbox, read by `svc outbox`), addressed
+ * to the account with this e-mail if there is one: the statement is the same either way. No
+ * delivery row: delivery_id is null. `sentAt` null: embedded mode (the outbox is the mail).
+ */
+export async function insertAccountMail(
+  db: Queryable,
+  m: { email: string; subject: string; body: string; createdAt: Date; sentAt: Date | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO outbox (delivery_id, to_address, subject, body, created_at, sent_at)
+     SELECT NULL, email, $2, $3, $4, $5 FROM users WHERE email = $1`,
+    [m.email, m.subject, m.body, m.createdAt, m.sentAt],
+  );
 }
 
 // API keys ---------------------------------------------------------------------------------------

@@ -8,14 +8,18 @@ import { errorResponses } from '../http/schemas.js';
 import { parsePlan } from '../plans.js';
 import {
   AdminUserPatch,
+  ChangePasswordBody,
+  ForgotPasswordBody,
   LoginBody,
   LoginResult,
   type LoginResultT,
   RefreshBody,
   RegisterBody,
+  ResetPasswordBody,
   StatusLiteral,
   User,
   UserIdParams,
+  VerifyEmailBody,
 } from './accounts.schemas.js';
 import type { AccountsService, Session } from './accounts.service.js';
 import { ACCESS_TTL_SEC, REFRESH_TTL_SEC } from './tokens.js';
@@ -70,6 +74,8 @@ export function registerAccountRoutes(app: App, deps: AccountsRouteDeps): void {
   registerLogoutRoute(app, deps);
   registerMeRoute(app, deps);
   registerAdminPatchRoute(app, deps);
+  registerPasswordRoutes(app, deps);
+  registerVerifyRoutes(app, deps);
 }
 
 function registerRegisterRoute(app: App, { accounts }: AccountsRouteDeps): void {
@@ -80,6 +86,10 @@ function registerRegisterRoute(app: App, { accounts }: AccountsRouteDeps): void 
       schema: {
         tags,
         summary: 'Create an Explorer account',
+        description:
+          'The account starts with `email_verified: false` and a verification link (single use, 24 h) is mailed ' +
+          'to the address (PUBLIC_URL/verify-email?token=…; POST the token to /api/auth/verify). Unverified ' +
+          'accounts work but get no alert e-mails.',
         body: RegisterBody,
         response: { 200: Type.Ref('User'), ...errorResponses(409, 422) },
       },
@@ -215,6 +225,127 @@ function registerAdminPatchRoute(app: App, { accounts }: AccountsRouteDeps): voi
         );
       }
       return accounts.updatePlan(id, { plan, status: body.subscription_status });
+    },
+  );
+}
+
+const MAIL_LIMIT_NOTE =
+  'Rate limited per client IP and per e-mail address (whether or not it has an account): 429 rate_limited ' +
+  'with Retry-After.';
+
+function registerPasswordRoutes(app: App, { accounts, csrf, secureCookies }: AccountsRouteDeps): void {
+  app.post(
+    '/api/auth/password/forgot',
+    {
+      config: { access: { auth: 'public' } },
+      schema: {
+        tags,
+        summary: 'Mail a password reset link',
+        description:
+          'Always 202 with the same body, whether or not the address has an account (no account enumeration; the ' +
+          'same work is done either way). An account gets a single-use link valid for 1 hour: ' +
+          'PUBLIC_URL/reset-password?token=…; POST the token to /api/auth/password/reset. ' +
+          MAIL_LIMIT_NOTE,
+        body: ForgotPasswordBody,
+        response: { 202: StatusLiteral('accepted'), ...errorResponses(422, 429) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.forgotPassword(request.body.email, request.ip);
+      reply.code(202);
+      return { status: 'accepted' as const };
+    },
+  );
+
+  app.post(
+    '/api/auth/password/reset',
+    {
+      config: { access: { auth: 'public' } },
+      schema: {
+        tags,
+        summary: 'Set a new password with a mailed reset token',
+        description:
+          'Sets the password (10 to 128 characters), uses the token up and ends every session of the account ' +
+          "(sign in again). The account's other reset links stop working and its address counts as verified. " +
+          'A token that is unknown, expired or already used → 422 reset_token_invalid. Rate limited per client ' +
+          'IP: 429 rate_limited with Retry-After.',
+        body: ResetPasswordBody,
+        response: { 200: StatusLiteral('password_reset'), ...errorResponses(422, 429) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.resetPassword(request.body.token, request.body.password, request.ip);
+      clearSessionCookies(reply, secureCookies);
+      return { status: 'password_reset' as const };
+    },
+  );
+
+  app.post(
+    '/api/auth/password/change',
+    {
+      config: { access: { auth: 'user' } },
+      schema: {
+        tags,
+        summary: 'Change the password of the signed-in user',
+        description:
+          'Needs the current password: a wrong one → 403 current_password_wrong, and counts as a failed ' +
+          'sign-in (repeated failures are slowed down: 429 rate_limited with Retry-After). Success ends every ' +
+          'session of the account, this one included, and answers like login with a new session (new cookies).',
+        body: ChangePasswordBody,
+        response: { 200: Type.Ref('LoginResult'), ...errorResponses(422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const session = await accounts.changePassword(
+        requireUser(request.principal).userId,
+        request.body.current_password,
+        request.body.new_password,
+        request.ip,
+      );
+      return answerWithSession(request, reply, session, secureCookies, csrf);
+    },
+  );
+}
+
+function registerVerifyRoutes(app: App, { accounts }: AccountsRouteDeps): void {
+  app.post(
+    '/api/auth/verify',
+    {
+      config: { access: { auth: 'public' } },
+      schema: {
+        tags,
+        summary: 'Confirm an e-mail address with the mailed token',
+        description:
+          'Uses the token from the verification link up; the account gets `email_verified: true` (and alert ' +
+          'e-mails). Needs no session. A token that is unknown, expired or already used → 422 ' +
+          'verification_token_invalid. Rate limited per client IP: 429 rate_limited with Retry-After.',
+        body: VerifyEmailBody,
+        response: { 200: StatusLiteral('verified'), ...errorResponses(422, 429) },
+      },
+    },
+    async (request) => {
+      await accounts.verifyEmail(request.body.token, request.ip);
+      return { status: 'verified' as const };
+    },
+  );
+
+  app.post(
+    '/api/auth/verify/resend',
+    {
+      config: { access: { auth: 'user' } },
+      schema: {
+        tags,
+        summary: 'Mail a new verification link to the signed-in user',
+        description:
+          'Earlier links keep working until they expire. An address already verified → 409 ' +
+          `email_already_verified. ${MAIL_LIMIT_NOTE}`,
+        response: { 202: StatusLiteral('sent'), ...errorResponses(409, 429) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.resendVerification(requireUser(request.principal).userId, request.ip);
+      reply.code(202);
+      return { status: 'sent' as const };
     },
   );
 }

@@ -18,6 +18,10 @@ export const User = Type.Object(
     subscription_status: OneOf(SUBSCRIPTION_STATUSES),
     tracked_games: Type.Array(Type.Integer(), { description: 'Universe ids of tracked games' }),
     is_admin: Type.Boolean(),
+    email_verified: Type.Boolean({
+      description:
+        'Whether the address was confirmed through the mailed link. Unverified accounts work, but get no alert e-mails.',
+    }),
   },
   { $id: 'User', title: 'User' },
 );
@@ -48,6 +52,21 @@ export const LoginResult = Type.Object(
   },
   { $id: 'LoginResult', title: 'LoginResult' },
 );
+
+const NewPassword = Type.String({ minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX });
+const MailedToken = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'The token from the link in the e-mail (its `token` query parameter).',
+});
+
+export const ForgotPasswordBody = Type.Object({ email: Email });
+export const ResetPasswordBody = Type.Object({ token: MailedToken, password: NewPassword });
+export const ChangePasswordBody = Type.Object({
+  current_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
+  new_password: NewPassword,
+});
+export const VerifyEmailBody = Type.Object({ token: MailedToken });
 
 export const RefreshBody = Type.Object({
   refresh_token: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),

@@ -9,17 +9,31 @@ import type { Db, Queryable } from '../db/index.js';
 import { AppError, errors } from '../errors.js';
 import type { Kv } from '../kv/index.js';
 import { entitledPlan, type PlanName, type SubscriptionStatus } from '../plans.js';
+import { type AccountMailer, resetMail, verifyMail } from './account-mail.js';
 import * as repo from './accounts.repo.js';
 import type { AdminUsersQueryT, AdminUserT, UserT } from './accounts.schemas.js';
 import { assertNotThrottled, loginScopes, recordFailure, recordSuccess } from './login-throttle.js';
+import { assertMailAllowed } from './mail-throttle.js';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { newRefreshToken, REFRESH_TTL_SEC, sha256, type TokenSigner } from './tokens.js';
+import {
+  newAccountToken,
+  newRefreshToken,
+  REFRESH_TTL_SEC,
+  RESET_TTL_MS,
+  sha256,
+  type TokenSigner,
+  VERIFY_TTL_MS,
+} from './tokens.js';
 
 export interface AccountsDeps {
   db: Db;
   kv: Kv;
   clock: Clock;
   signer: TokenSigner;
+  /** Sends the verification and reset e-mails. */
+  mailer: AccountMailer;
+  /** The address users reach (PUBLIC_URL): the mailed links point at its web pages. */
+  publicUrl: string;
 }
 
 /** The signed-in user as /api/auth/me answers it. */
@@ -61,6 +75,22 @@ function invalidCredentials(): AppError {
   return errors.notAuthenticated('Wrong e-mail or password.');
 }
 
+function resetTokenInvalid(): AppError {
+  return errors.unprocessable(
+    'reset_token_invalid',
+    'This password reset link is invalid, expired or already used; ask for a new one.',
+    'body.token',
+  );
+}
+
+function verifyTokenInvalid(): AppError {
+  return errors.unprocessable(
+    'verification_token_invalid',
+    'This verification link is invalid, expired or already used; ask for a new one.',
+    'body.token',
+  );
+}
+
 export class AccountsService {
   constructor(private readonly deps: AccountsDeps) {}
 
@@ -72,6 +102,7 @@ export class AccountsService {
       subscription_status: row.subscription_status,
       tracked_games: await repo.trackedUniverseIds(db, row.id),
       is_admin: row.is_admin,
+      email_verified: row.email_verified_at !== null,
     };
   }
 
@@ -81,6 +112,8 @@ export class AccountsService {
     plan?: PlanName;
     isAdmin?: boolean;
     status?: SubscriptionStatus;
+    /** Default true (the CLI, administrators, demo seeding); public sign-ups pass false. */
+    emailVerified?: boolean;
   }): Promise<User> {
     const email = normaliseEmail(input.email);
     const plan = input.plan ?? 'Explorer';
@@ -96,6 +129,7 @@ export class AccountsService {
           isAdmin: input.isAdmin ?? false,
           teamId,
           now: this.deps.clock.now(),
+          emailVerified: input.emailVerified ?? true,
         });
       });
       return await this.toUser(this.deps.db, row);
@@ -107,9 +141,136 @@ export class AccountsService {
     }
   }
 
-  /** Public sign-up: always an Explorer account. */
-  register(email: string, password: string): Promise<User> {
-    return this.createUser({ email, password });
+  /** Public sign-up: always an Explorer account, unverified until the mailed link is followed. */
+  async register(email: string, password: string): Promise<User> {
+    const user = await this.createUser({ email, password, emailVerified: false });
+    await this.mailVerification(user.id, user.email);
+    return user;
+  }
+
+  /** A fresh verification token for the user, mailed to their address. */
+  private async mailVerification(userId: number, email: string): Promise<void> {
+    const token = newAccountToken();
+    const now = this.deps.clock.now();
+    const afterCommit = await this.deps.db.transaction(async (tx) => {
+      await repo.insertAccountToken(tx, {
+        userId,
+        kind: 'verify',
+        hash: sha256(token),
+        expiresAt: new Date(now.getTime() + VERIFY_TTL_MS),
+        now,
+      });
+      return this.deps.mailer.queue(tx, email, verifyMail(this.deps.publicUrl, token), true);
+    });
+    afterCommit();
+  }
+
+  /** Mails the signed-in user a new verification link; 409 when the address is already verified. */
+  async resendVerification(userId: number, ip: string): Promise<void> {
+    const row = await repo.findUserById(this.deps.db, userId);
+    if (!row) throw errors.notFound('No such user.');
+    if (row.email_verified_at !== null) {
+      throw errors.conflict('email_already_verified', 'This e-mail address is already verified.');
+    }
+    await assertMailAllowed(
+      this.deps.kv,
+      'resend',
+      { ip, email: row.email },
+      this.deps.clock.now().getTime(),
+    );
+    await this.mailVerification(row.id, row.email);
+  }
+
+  /** Uses a verification token: the address is verified. 422 verification_token_invalid otherwise. */
+  async verifyEmail(token: string, ip: string): Promise<void> {
+    const now = this.deps.clock.now();
+    await assertMailAllowed(this.deps.kv, 'verify', { ip }, now.getTime());
+    const verified = await this.deps.db.transaction(async (tx) => {
+      const userId = await repo.consumeAccountToken(tx, { kind: 'verify', hash: sha256(token), now });
+      if (userId === undefined) return false;
+      await repo.markEmailVerified(tx, userId, now);
+      return true;
+    });
+    if (!verified) throw verifyTokenInvalid();
+  }
+
+  /**
+   * Mails a reset link when the address has an account, and nothing otherwise, in the same number
+   * of statements either way: the caller answers 202 alike, so no account can be found out.
+   */
+  async forgotPassword(emailInput: string, ip: string): Promise<void> {
+    const email = normaliseEmail(emailInput);
+    const now = this.deps.clock.now();
+    await assertMailAllowed(this.deps.kv, 'forgot', { ip, email }, now.getTime());
+    const token = newAccountToken();
+    const mail = resetMail(this.deps.publicUrl, token);
+    const afterCommit = await this.deps.db.transaction(async (tx) => {
+      const userId = await repo.insertAccountTokenByEmail(tx, {
+        email,
+        kind: 'reset',
+        hash: sha256(token),
+        expiresAt: new Date(now.getTime() + RESET_TTL_MS),
+        now,
+      });
+      return this.deps.mailer.queue(tx, email, mail, userId !== undefined);
+    });
+    afterCommit();
+  }
+
+  /**
+   * Sets a new password with a reset token and ends every session of the account (the token
+   * version moves). The other reset links die with it; the address counts as verified (the link
+   * reached it). 422 reset_token_invalid for a token that is unknown, expired or used.
+   */
+  async resetPassword(token: string, password: string, ip: string): Promise<void> {
+    const now = this.deps.clock.now();
+    await assertMailAllowed(this.deps.kv, 'reset', { ip }, now.getTime());
+    const passwordHash = await hashPassword(password);
+    const userId = await this.deps.db.transaction(async (tx) => {
+      const id = await repo.consumeAccountToken(tx, { kind: 'reset', hash: sha256(token), now });
+      if (id === undefined) return undefined;
+      await repo.setPassword(tx, id, passwordHash);
+      await repo.voidAccountTokens(tx, id, 'reset', now);
+      await repo.markEmailVerified(tx, id, now);
+      return id;
+    });
+    if (userId === undefined) throw resetTokenInvalid();
+    await this.forgetAuthState(userId);
+  }
+
+  /**
+   * Changes the password of a signed-in user who knows the current one. Every session ends (as on
+   * login) and a new one starts for the caller. A wrong current password → 403
+   * current_password_wrong, and counts as a failed sign-in (the login slow-down applies).
+   */
+  async changePassword(
+    userId: number,
+    currentPassword: string,
+    newPassword: string,
+    ip: string,
+  ): Promise<Session> {
+    const now = this.deps.clock.now();
+    const row = await repo.findUserById(this.deps.db, userId);
+    if (!row) throw errors.notFound('No such user.');
+    const scopes = loginScopes(row.email, ip);
+    await assertNotThrottled(this.deps.kv, scopes, now.getTime());
+    if (!(await verifyPassword(row.password_hash, currentPassword))) {
+      await recordFailure(this.deps.kv, scopes, now.getTime());
+      throw errors.forbidden('current_password_wrong', 'The current password is wrong.');
+    }
+    await recordSuccess(this.deps.kv, scopes);
+    const passwordHash = await hashPassword(newPassword);
+    const tokenVersion = await this.deps.db.transaction(async (tx) => {
+      const version = await repo.setPassword(tx, userId, passwordHash);
+      await repo.voidAccountTokens(tx, userId, 'reset', now);
+      return version;
+    });
+    await this.forgetAuthState(userId);
+    return this.issue(
+      { ...row, password_hash: passwordHash, token_version: tokenVersion },
+      randomUUID(),
+      now,
+    );
   }
 
   async login(emailInput: string, password: string, ip: string): Promise<Session> {
@@ -188,6 +349,11 @@ export class AccountsService {
     return repo.purgeDeadRefreshTokens(this.deps.db, now);
   }
 
+  /** Deletes verification and reset tokens past their expiry (the same daily job); returns how many. */
+  purgeExpiredAccountTokens(now: Date): Promise<number> {
+    return repo.purgeDeadAccountTokens(this.deps.db, now);
+  }
+
   async logout(userId: number): Promise<void> {
     await repo.bumpTokenVersion(this.deps.db, userId);
     await this.forgetAuthState(userId);
@@ -203,6 +369,7 @@ export class AccountsService {
       subscription_status: row.subscription_status,
       tracked_games: row.tracked_games,
       is_admin: row.is_admin,
+      email_verified: row.email_verified_at !== null,
     };
   }
 

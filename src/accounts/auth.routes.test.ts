@@ -33,6 +33,7 @@ describe('register', () => {
       subscription_status: 'none',
       tracked_games: [],
       is_admin: false,
+      email_verified: false,
     });
     const again = await t.app.inject({
       method: 'POST',
@@ -193,6 +194,7 @@ describe('GET /api/auth/me', () => {
       subscription_status: 'none',
       tracked_games: [],
       is_admin: false,
+      email_verified: true,
     };
     expect(viaCookie.statusCode).toBe(200);
     expect(viaCookie.json()).toEqual(expected);

@@ -4,13 +4,15 @@
  * api_keys tables. It does not decide HTTP concerns (cookies, CSRF, guards live in http/); routes
  * here only translate requests into service calls.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import type { CsrfTokens } from '../http/csrf.js';
 import type { Authenticator } from '../identity.js';
 import type { Kv } from '../kv/index.js';
 import type { Entitlements } from '../plans.js';
+import type { MailTransport } from '../tracking/delivery/index.js';
+import { AccountMailer } from './account-mail.js';
 import { accountSchemas, registerAccountRoutes } from './accounts.routes.js';
 import { AccountsService } from './accounts.service.js';
 import { adminSchemas, registerAdminRoutes } from './admin.routes.js';
@@ -26,13 +28,38 @@ export { TokenSigner } from './tokens.js';
 
 export interface Accounts {
   accounts: AccountsService;
+  /** Sends the verification and reset e-mails (idle(): every SMTP send started has finished). */
+  mailer: AccountMailer;
   apiKeys: ApiKeysService;
   authenticator: Authenticator;
 }
 
-export function createAccounts(deps: { db: Db; kv: Kv; clock: Clock; jwtSecret: string }): Accounts {
+export function createAccounts(deps: {
+  db: Db;
+  kv: Kv;
+  clock: Clock;
+  jwtSecret: string;
+  /** PUBLIC_URL: the mailed links point at its web pages. */
+  publicUrl: string;
+  /** SMTP for the account e-mails; none: they go to the outbox table (`svc outbox`). */
+  mailTransport?: MailTransport | undefined;
+  log?: FastifyBaseLogger | undefined;
+}): Accounts {
   const signer = new TokenSigner(deps.jwtSecret);
-  const accounts = new AccountsService({ db: deps.db, kv: deps.kv, clock: deps.clock, signer });
+  const mailer = new AccountMailer({
+    db: deps.db,
+    clock: deps.clock,
+    transport: deps.mailTransport,
+    log: deps.log,
+  });
+  const accounts = new AccountsService({
+    db: deps.db,
+    kv: deps.kv,
+    clock: deps.clock,
+    signer,
+    mailer,
+    publicUrl: deps.publicUrl,
+  });
   const apiKeys = new ApiKeysService({ db: deps.db, clock: deps.clock });
   const authenticator: Authenticator = {
     async accessToken(token) {
@@ -41,7 +68,7 @@ export function createAccounts(deps: { db: Db; kv: Kv; clock: Clock; jwtSecret: 
     },
     apiKey: (secret) => apiKeys.find(secret),
   };
-  return { accounts, apiKeys, authenticator };
+  return { accounts, mailer, apiKeys, authenticator };
 }
 
 export function registerAccounts(

@@ -66,6 +66,15 @@ export function newRefreshToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** E-mail verification links work for 24 hours, password reset links for 1 hour. */
+export const VERIFY_TTL_MS = 24 * 3_600_000;
+export const RESET_TTL_MS = 3_600_000;
+
+/** A single-use account token (verification, reset): 32 random bytes, base64url; stored hashed. */
+export function newAccountToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
 export function newApiKey(): { key: string; prefix: string } {
   const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
   return { key, prefix: key.slice(0, API_KEY_PREFIX.length + 6) };

@@ -93,8 +93,13 @@ describe('GET /openapi.json', () => {
       '/api/auth/login',
       '/api/auth/logout',
       '/api/auth/me',
+      '/api/auth/password/change',
+      '/api/auth/password/forgot',
+      '/api/auth/password/reset',
       '/api/auth/refresh',
       '/api/auth/register',
+      '/api/auth/verify',
+      '/api/auth/verify/resend',
     ]);
     expect(Object.keys(doc.components.schemas).sort()).toEqual(['ErrorResponse', 'LoginResult', 'User']);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([

@@ -120,13 +120,14 @@ export function backgroundWork(s: Services, role: Role): { jobs: Job[]; workers:
   };
 }
 
-/** Deletes refresh tokens past their expiry, once a day. */
+/** Deletes refresh tokens, and verification and reset tokens, past their expiry, once a day. */
 export function purgeRefreshTokensJob(accounts: AccountsService): Job {
   return {
     name: 'purge-expired-refresh-tokens',
     intervalMs: DAY_MS,
     async run(now) {
       await accounts.purgeExpiredRefreshTokens(now);
+      await accounts.purgeExpiredAccountTokens(now);
     },
   };
 }

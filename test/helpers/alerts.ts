@@ -22,8 +22,8 @@ export async function insertOwner(db: Db, plan: PlanName = 'Explorer'): Promise<
   const team = await db.query<{ id: number }>('INSERT INTO teams (name) VALUES ($1) RETURNING id', [email]);
   const teamId = team.rows[0]!.id;
   const user = await db.query<{ id: number }>(
-    `INSERT INTO users (email, password_hash, plan, subscription_status, team_id)
-     VALUES ($1, 'x', $2, $3, $4) RETURNING id`,
+    `INSERT INTO users (email, password_hash, plan, subscription_status, team_id, email_verified_at)
+     VALUES ($1, 'x', $2, $3, $4, now()) RETURNING id`,
     [email, plan, plan === 'Explorer' ? 'none' : 'active', teamId],
   );
   return { userId: user.rows[0]!.id, teamId, plan };

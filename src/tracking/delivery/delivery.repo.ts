@@ -242,6 +242,15 @@ export async function releaseClaims(db: Queryable, ids: number[], at: Date): Pro
   );
 }
 
+/** Whether the user confirmed their e-mail address (alert e-mail goes to verified addresses only). */
+export async function emailVerified(db: Queryable, userId: number): Promise<boolean> {
+  const res = await db.query<{ verified: boolean }>(
+    'SELECT email_verified_at IS NOT NULL AS verified FROM users WHERE id = $1',
+    [userId],
+  );
+  return res.rows[0]?.verified ?? false;
+}
+
 export async function insertOutbox(
   db: Queryable,
   m: { deliveryId: number; to: string; subject: string; body: string; createdAt: Date; sentAt: Date | null },

@@ -125,8 +125,17 @@ async function enqueueFiring(
     firedAt: firing.firedAt,
     now: deps.clock.now(),
   };
-  if (channels.includes('email'))
-    await repo.insertDelivery(tx, { ...base, channel: 'email', webhookId: null });
+  if (channels.includes('email')) {
+    // Alert e-mail goes only to a verified address (the user followed the mailed link).
+    if (await repo.emailVerified(tx, firing.userId)) {
+      await repo.insertDelivery(tx, { ...base, channel: 'email', webhookId: null });
+    } else {
+      deps.log?.info(
+        { firing_id: firing.firingId, skipped_unverified: 1 },
+        'alert e-mail skipped: address not verified',
+      );
+    }
+  }
   if (!channels.includes('webhook')) return;
   for (const webhookId of await repo.webhookIdsOfUser(tx, firing.userId)) {
     await repo.insertDelivery(tx, { ...base, channel: 'webhook', webhookId });

@@ -58,6 +58,35 @@ describe('alert e-mail', () => {
     );
   });
 
+  it('sends no alert e-mail to an unverified address and logs only a count', async () => {
+    const clock = fixedClock(T0);
+    const logged: { fields: Record<string, unknown>; msg: string }[] = [];
+    const log = {
+      info: (fields: Record<string, unknown>, msg: string) => logged.push({ fields, msg }),
+      warn: (fields: Record<string, unknown>, msg: string) => logged.push({ fields, msg }),
+    };
+    const delivery = createDelivery({
+      db: t.db,
+      clock,
+      entitlements: DEFAULT_ENTITLEMENTS,
+      webhookAllowPrivate: false,
+      secrets: testSecrets,
+      log: log as never,
+    });
+    const unverified = await insertUser(t.db, 'Builder', { verified: false });
+    const verified = await insertUser(t.db, 'Builder');
+    const skipped = makeFiring(unverified, T0);
+    await enqueue(t.db, delivery, skipped, 'Builder');
+    await enqueue(t.db, delivery, makeFiring(verified, T0), 'Builder');
+    expect(await delivery.runPending(T0)).toEqual({ delivered: 1, failed: 0, gaveUp: 0, retrying: 0 });
+    expect((await outbox()).map((m) => m.to_address)).toEqual([verified.email]);
+    expect(logged).toContainEqual({
+      fields: { firing_id: skipped.firingId, skipped_unverified: 1 },
+      msg: 'alert e-mail skipped: address not verified',
+    });
+    expect(JSON.stringify(logged)).not.toContain(unverified.email);
+  });
+
   it('with SMTP hands the mail to the transport and keeps a sent copy', async () => {
     const sent: Record<string, unknown>[] = [];
     const json = nodemailer.createTransport({ jsonTransport: true });

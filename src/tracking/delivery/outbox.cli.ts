@@ -1,6 +1,7 @@
 /**
- * `svc outbox [--limit N]`: the alert e-mails in the outbox, newest first. In embedded mode
- * (no SMTP_URL) this is how they are read; with SMTP it shows what the server accepted.
+ * `svc outbox [--limit N]`: the alert and account (verification, reset) e-mails in the outbox,
+ * newest first. In embedded mode (no SMTP_URL) this is how they are read; with SMTP it shows what
+ * the server accepted.
  */
 import { parseArgs } from 'node:util';
 import type { Db } from '../../db/index.js';

@@ -5,7 +5,7 @@ import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { ME_KEY, SessionLostRedirect, useMe } from '../lib/session';
 import { UnreadBadge } from '../pages/tracking/UnreadBadge';
-import { Loading } from './states';
+import { ErrorState, Loading } from './states';
 
 const NAV = [
   { to: '/market', label: 'Market' },
@@ -98,6 +98,7 @@ export function Layout() {
           </div>
         </nav>
       </header>
+      {user && !user.email_verified ? <VerifyBanner /> : null}
       <main id="main" tabIndex={-1}>
         {/* Pages wait for the session: a reload after svc_access expired refreshes it first (the
             me request), so public data is never fetched in the anonymous shape by mistake. */}
@@ -112,6 +113,29 @@ export function Layout() {
       <footer className="footer muted small">
         svc · <a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a>
       </footer>
+    </div>
+  );
+}
+
+/** Shown while the signed-in user's address is unconfirmed: alert e-mails wait for it. */
+function VerifyBanner() {
+  const resend = useMutation({ mutationFn: () => unwrap(api.POST('/api/auth/verify/resend')) });
+  return (
+    <div className="notice verify-banner" role="status">
+      Confirm your e-mail address with the link we mailed you: until then, alert e-mails are not sent.{' '}
+      {resend.isSuccess ? (
+        'A new link is on its way.'
+      ) : (
+        <button
+          type="button"
+          className="button ghost"
+          onClick={() => resend.mutate()}
+          disabled={resend.isPending}
+        >
+          Send the link again
+        </button>
+      )}
+      {resend.error ? <ErrorState error={resend.error} /> : null}
     </div>
   );
 }

@@ -55,6 +55,9 @@ export function Component() {
             onChange={(e) => setPassword(e.target.value)}
           />
         </label>
+        <Link to="/forgot-password" className="small">
+          Forgot your password?
+        </Link>
         {signIn.error ? <ErrorState error={signIn.error} /> : null}
         <button type="submit" className="button primary" disabled={signIn.isPending}>
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
