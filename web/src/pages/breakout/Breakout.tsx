@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { ApiError, api, type Schemas, unwrap } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { rankAndGameColumns } from '../../components/game-columns';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { Time } from '../../components/Time';
@@ -20,19 +21,7 @@ function scoreClass(score: number): string {
 }
 
 const columns: Column<Breakout>[] = [
-  { key: 'rank', header: '#', cell: (g) => g.rank, sort: (g) => g.rank, numeric: true },
-  {
-    key: 'name',
-    header: 'Game',
-    cell: (g) => (
-      <span>
-        <Link to={`/games/${g.place_id}`}>{g.name}</Link>
-        <br />
-        <span className="muted small">by {g.creator}</span>
-      </span>
-    ),
-    sort: (g) => g.name.toLowerCase(),
-  },
+  ...rankAndGameColumns<Breakout>(),
   { key: 'genre', header: 'Genre', cell: (g) => g.genreName, sort: (g) => g.genreName.toLowerCase() },
   {
     key: 'score',

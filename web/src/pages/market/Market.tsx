@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { GameSearch } from '../../components/GameSearch';
+import { rankAndGameColumns } from '../../components/game-columns';
 import { PageHeader } from '../../components/Layout';
 import { Sparkline } from '../../components/Sparkline';
 import { Empty, QueryView } from '../../components/states';
@@ -31,19 +32,7 @@ function trendClass(score: number | null): string {
 }
 
 const columns: Column<Trending & { rank: number }>[] = [
-  { key: 'rank', header: '#', cell: (g) => g.rank, sort: (g) => g.rank, numeric: true },
-  {
-    key: 'name',
-    header: 'Game',
-    cell: (g) => (
-      <span>
-        <Link to={`/games/${g.place_id}`}>{g.name}</Link>
-        <br />
-        <span className="muted small">by {g.creator}</span>
-      </span>
-    ),
-    sort: (g) => g.name.toLowerCase(),
-  },
+  ...rankAndGameColumns<Trending & { rank: number }>(),
   { key: 'genre', header: 'Genre', cell: (g) => g.genre.replace(/_/g, ' '), sort: (g) => g.genre },
   { key: 'ccu', header: 'CCU', cell: (g) => formatCompact(g.ccu), sort: (g) => g.ccu, numeric: true },
   {
