@@ -11,8 +11,9 @@ import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { registerAccounts } from './accounts/index.js';
+import { registerAccounts, registerOAuth } from './accounts/index.js';
 import { registerAnalytics } from './analytics/index.js';
+import { registerAudit } from './audit/index.js';
 import type { Migration } from './db/index.js';
 import { registerDevLens } from './devlens/index.js';
 import { registerGames } from './games/index.js';
@@ -31,6 +32,7 @@ import {
 import { registerIngest } from './ingest/index.js';
 import { registerMarketRoutes } from './market/index.js';
 import type { Services } from './services.js';
+import { registerTeams } from './teams/index.js';
 import { registerTracking } from './tracking/index.js';
 import { VERSION } from './version.js';
 
@@ -115,7 +117,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(cookie);
   // The guard's onRoute hook must come before the OpenAPI plugin and every /api route.
   registerAuth(app, {
-    authenticator: services.accounts.authenticator,
+    authenticator: services.authenticator,
     csrf: services.csrf,
     kv: services.kv,
     clock: services.clock,
@@ -131,6 +133,13 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     secureCookies: https,
     entitlements: config.entitlements,
   });
+  registerOAuth(app, services.oauth, {
+    accounts: services.accounts.accounts,
+    csrf: services.csrf,
+    secureCookies: https,
+  });
+  registerTeams(app, services.teams);
+  registerAudit(app, services.audit);
   registerMarketRoutes(app, services.market.views);
   registerGames(app, services.games);
   registerTracking(app, services.tracking);

@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       secretsKeyPrevious: [],
       sdkEventRetentionDays: 400,
       sdkDedupeHorizonDays: 35,
+      oauth: {},
     });
     expect(Object.isFrozen(config)).toBe(true);
   });

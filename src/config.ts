@@ -55,6 +55,27 @@ export interface Config {
   readonly sdkEventRetentionDays: number;
   /** Days an event_id is remembered for dedupe (at most the retention). */
   readonly sdkDedupeHorizonDays: number;
+  /** Third-party sign-in: a provider is here (enabled) only when its client id and secret are set. */
+  readonly oauth: OAuthConfig;
+}
+
+export const OAUTH_PROVIDER_IDS = ['google', 'roblox', 'discord', 'x'] as const;
+export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
+
+export interface OAuthClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+/** Enabled providers and where they answer (the defaults are the real services). */
+export interface OAuthConfig {
+  /** OpenID Connect: discovery at `${issuer}/.well-known/openid-configuration`. */
+  readonly google?: OAuthClient & { readonly issuer: string };
+  readonly roblox?: OAuthClient & { readonly issuer: string };
+  /** Authorize at `${baseUrl}/oauth2/authorize`, token and user under `${baseUrl}/api`. */
+  readonly discord?: OAuthClient & { readonly baseUrl: string };
+  /** Authorize at `${baseUrl}/i/oauth2/authorize`; token and user under `apiUrl` (`/2/...`). */
+  readonly x?: OAuthClient & { readonly baseUrl: string; readonly apiUrl: string };
 }
 
 export class ConfigError extends Error {
@@ -113,6 +134,31 @@ export const CONFIG_VARIABLES = [
     '32-byte key (hex or base64) encrypting webhook secrets; same on every host',
   ],
   ['SECRETS_KEY_PREVIOUS', '(none)', 'comma-separated older keys that still decrypt (rotation, see below)'],
+  ['OAUTH_GOOGLE_CLIENT_ID', '(unset: Google sign-in off)', 'Google OAuth client id (needs the secret too)'],
+  ['OAUTH_GOOGLE_CLIENT_SECRET', '(unset)', 'its client secret'],
+  ['OAUTH_GOOGLE_ISSUER', 'https://accounts.google.com', 'OpenID Connect issuer (tests, self-hosting)'],
+  [
+    'OAUTH_ROBLOX_CLIENT_ID',
+    '(unset: Roblox sign-in off)',
+    'Roblox OAuth app client id (needs the secret too)',
+  ],
+  ['OAUTH_ROBLOX_CLIENT_SECRET', '(unset)', 'its client secret'],
+  ['OAUTH_ROBLOX_ISSUER', 'https://apis.roblox.com/oauth/', 'OpenID Connect issuer (tests, self-hosting)'],
+  [
+    'OAUTH_DISCORD_CLIENT_ID',
+    '(unset: Discord sign-in off)',
+    'Discord application client id (needs the secret too)',
+  ],
+  ['OAUTH_DISCORD_CLIENT_SECRET', '(unset)', 'its client secret'],
+  [
+    'OAUTH_DISCORD_BASE_URL',
+    'https://discord.com',
+    'Discord: /oauth2/authorize, /api/oauth2/token, /api/users/@me',
+  ],
+  ['OAUTH_X_CLIENT_ID', '(unset: X sign-in off)', 'X OAuth 2.0 client id (needs the secret too)'],
+  ['OAUTH_X_CLIENT_SECRET', '(unset)', 'its client secret'],
+  ['OAUTH_X_BASE_URL', 'https://x.com', 'X: /i/oauth2/authorize'],
+  ['OAUTH_X_API_URL', 'https://api.x.com', 'X API: /2/oauth2/token, /2/users/me'],
   [
     'ENTITLEMENTS',
     '(built-in plan table)',
@@ -259,6 +305,59 @@ export function loadConfig(env: Env): Config {
     secretsKeyPrevious: Object.freeze(keys(env, 'SECRETS_KEY_PREVIOUS')),
     entitlements: entitlements(env),
     ...sdkRetention(env),
+    oauth: oauthConfig(env),
+  });
+}
+
+/** http:// only for this machine (tests, development); https:// for everything else. */
+export function isLoopbackHttp(url: URL): boolean {
+  return url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
+/** A provider endpoint: https, or http on loopback; without a trailing slash unless `keepSlash`. */
+function endpoint(env: Env, name: string, fallback: string, keepSlash = false): string {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL (expected https://…)');
+  }
+  if (parsed.protocol !== 'https:' && !isLoopbackHttp(parsed)) {
+    throw new ConfigError(name, 'must use https: (http: only for localhost or 127.0.0.1)');
+  }
+  return keepSlash ? raw : raw.replace(/\/+$/, '');
+}
+
+/** Both or neither: a client id without its secret (or the reverse) is a mistake, not "off". */
+function oauthClient(env: Env, provider: string): OAuthClient | undefined {
+  const idName = `OAUTH_${provider}_CLIENT_ID`;
+  const secretName = `OAUTH_${provider}_CLIENT_SECRET`;
+  const clientId = read(env, idName);
+  const clientSecret = read(env, secretName);
+  if (clientId === undefined && clientSecret === undefined) return undefined;
+  if (clientId === undefined) throw new ConfigError(idName, `must be set when ${secretName} is`);
+  if (clientSecret === undefined) throw new ConfigError(secretName, `must be set when ${idName} is`);
+  return { clientId, clientSecret };
+}
+
+function oauthConfig(env: Env): OAuthConfig {
+  const google = oauthClient(env, 'GOOGLE');
+  const roblox = oauthClient(env, 'ROBLOX');
+  const discord = oauthClient(env, 'DISCORD');
+  const x = oauthClient(env, 'X');
+  // Every endpoint is validated whether or not its provider is on, so a typo shows at once.
+  const googleIssuer = endpoint(env, 'OAUTH_GOOGLE_ISSUER', 'https://accounts.google.com', true);
+  const robloxIssuer = endpoint(env, 'OAUTH_ROBLOX_ISSUER', 'https://apis.roblox.com/oauth/', true);
+  const discordBase = endpoint(env, 'OAUTH_DISCORD_BASE_URL', 'https://discord.com');
+  const xBase = endpoint(env, 'OAUTH_X_BASE_URL', 'https://x.com');
+  const xApi = endpoint(env, 'OAUTH_X_API_URL', 'https://api.x.com');
+  return Object.freeze({
+    ...(google ? { google: { ...google, issuer: googleIssuer } } : {}),
+    ...(roblox ? { roblox: { ...roblox, issuer: robloxIssuer } } : {}),
+    ...(discord ? { discord: { ...discord, baseUrl: discordBase } } : {}),
+    ...(x ? { x: { ...x, baseUrl: xBase, apiUrl: xApi } } : {}),
   });
 }
 

@@ -60,6 +60,13 @@ export const errors = {
   forbidden: (code: string, detail: string, fields?: AppErrorOptions['fields']) =>
     new AppError(403, code, detail, fields ? { fields } : {}),
   notFound: (detail = 'Not found.') => new AppError(404, 'not_found', detail),
+  /** X-Team-Id (or a path) names a team the caller is not in, or none at all: never tells which. */
+  teamNotFound: (detail = 'You are not a member of a team with this id.') =>
+    new AppError(404, 'team_not_found', detail),
+  /** A shared team whose owner's plan left Enterprise (plans.ts teamActive). */
+  teamCancelled: (
+    detail = "This team is cancelled: its owner's plan is no longer Enterprise. Nothing was deleted; it comes back when the owner upgrades.",
+  ) => new AppError(403, 'plan_upgrade_required', detail, { fields: { required_plan: 'Enterprise' } }),
   conflict: (code: string, detail: string) => new AppError(409, code, detail),
   payloadTooLarge: (detail = 'The request body is too large.') =>
     new AppError(413, 'payload_too_large', detail),

@@ -43,6 +43,14 @@ export function planAtLeast(plan: PlanName, required: PlanName): boolean {
   return planRank(plan) >= planRank(required);
 }
 
+/** The plan a shared team needs: its owner's. Below it the team is cancelled (nothing deleted). */
+export const TEAM_PLAN: PlanName = 'Enterprise';
+
+/** Whether a team is active: a personal team always, a shared one while its owner's plan allows. */
+export function teamActive(personal: boolean, ownerPlan: PlanName): boolean {
+  return personal || planAtLeast(ownerPlan, TEAM_PLAN);
+}
+
 export const PlanEntitlementsSchema = Type.Object({
   /** Max `limit` on GET /api/trending; null = unlimited. */
   trendingMax: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
@@ -65,6 +73,8 @@ export const PlanEntitlementsSchema = Type.Object({
   sdkHistoryDays: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
   /** Read API requests per minute, per user or per API key. */
   readRatePerMin: Type.Integer({ minimum: 1 }),
+  /** Seats of a shared team this plan's users can create (0: no shared teams); a service admin can override one team's. */
+  teamSeats: Type.Integer({ minimum: 0 }),
 });
 export type PlanEntitlements = Static<typeof PlanEntitlementsSchema>;
 
@@ -95,6 +105,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
       monthlySdkEvents: 10_000,
       sdkHistoryDays: 30,
       readRatePerMin: 60,
+      teamSeats: 0,
     },
     Builder: {
       trendingMax: 100,
@@ -108,6 +119,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
       monthlySdkEvents: 1_000_000,
       sdkHistoryDays: 90,
       readRatePerMin: 300,
+      teamSeats: 0,
     },
     Studio: {
       trendingMax: null,
@@ -121,6 +133,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
       monthlySdkEvents: 10_000_000,
       sdkHistoryDays: 365,
       readRatePerMin: 1_200,
+      teamSeats: 0,
     },
     Enterprise: {
       trendingMax: null,
@@ -134,6 +147,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
       monthlySdkEvents: 100_000_000,
       sdkHistoryDays: null,
       readRatePerMin: 6_000,
+      teamSeats: 25,
     },
   },
   anonymousRatePerMin: 30,

@@ -9,18 +9,21 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Accounts, createAccounts } from './accounts/index.js';
+import { type Accounts, createAccounts, createOAuth, type OAuthService } from './accounts/index.js';
 import { type Analytics, createAnalytics } from './analytics/index.js';
+import { AuditService } from './audit/index.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import { createDevLens, type DevLens, type DevLensLimits, type NarrativeProvider } from './devlens/index.js';
 import { createGames, type Games } from './games/index.js';
 import { CsrfTokens } from './http/index.js';
+import type { Authenticator } from './identity.js';
 import { createIngest, type IngestMode, type IngestQueue, type IngestRuntime } from './ingest/index.js';
 import type { Kv } from './kv/index.js';
 import { type CollectorDeps, collectorDeps, MarketService } from './market/index.js';
 import type { PlatformSource } from './platform/index.js';
+import { createTeams, type TeamsService } from './teams/index.js';
 import { smtpTransport } from './tracking/delivery/index.js';
 import { createTracking, SecretBox, type Tracking } from './tracking/index.js';
 
@@ -56,6 +59,14 @@ export interface Services {
   secrets: SecretBox;
   csrf: CsrfTokens;
   accounts: Accounts;
+  /** Who is calling: accounts' tokens and keys, and teams' membership lookup (X-Team-Id). */
+  authenticator: Authenticator;
+  /** The append-only audit log. */
+  audit: AuditService;
+  /** Shared teams, roles, invitations. */
+  teams: TeamsService;
+  /** Sign-in with Google, Roblox, Discord and X (the providers configured). */
+  oauth: OAuthService;
   market: {
     /** The market endpoints' answers, pre-serialised from the stored views. */
     views: MarketService;
@@ -80,15 +91,31 @@ export function createServices(deps: ServiceDeps): Services {
   const secrets =
     deps.secrets ??
     new SecretBox({ current: config.secretsKey ?? randomBytes(32), previous: config.secretsKeyPrevious });
+  const audit = new AuditService({ db, clock });
   const accounts = createAccounts({
     db,
     kv,
     clock,
+    audit,
     jwtSecret: deps.jwtSecret,
     publicUrl: config.publicUrl,
     mailTransport: config.smtpUrl ? smtpTransport(config.smtpUrl) : undefined,
     log,
   });
+  const teams = createTeams({
+    db,
+    clock,
+    kv,
+    accounts: accounts.accounts,
+    entitlements,
+    audit,
+    mailer: accounts.mailer,
+    publicUrl: config.publicUrl,
+  });
+  const authenticator: Authenticator = {
+    ...accounts.authenticator,
+    teamAccess: (userId, teamId) => teams.access(userId, teamId),
+  };
   const tracking = createTracking({
     ...domain,
     ...(platform ? { platform } : {}),
@@ -119,6 +146,19 @@ export function createServices(deps: ServiceDeps): Services {
     secrets,
     csrf: new CsrfTokens(deps.jwtSecret),
     accounts,
+    authenticator,
+    audit,
+    teams,
+    oauth: createOAuth({
+      db,
+      kv,
+      clock,
+      accounts: accounts.accounts,
+      config: config.oauth,
+      publicUrl: config.publicUrl,
+      serverSecret: deps.jwtSecret,
+      log,
+    }),
     market: {
       views: new MarketService(domain),
       // Alerts are evaluated on the data each collection brings, as soon as its views are stored.

@@ -82,7 +82,28 @@ export class AccountMailer {
     };
   }
 
-  private async send(transport: MailTransport, email: string, mail: AccountMail): Promise<void> {
+  /**
+   * Queues `mail` to an address that need not have an account yet (a team invitation), inside
+   * `tx`; the function returned starts the SMTP send after the commit, as queue()'s does.
+   */
+  async queueToAddress(tx: Queryable, email: string, mail: AccountMail): Promise<() => void> {
+    const { transport } = this.deps;
+    if (!transport) {
+      await repo.insertOutboxMail(tx, { email, ...mail, createdAt: this.deps.clock.now(), sentAt: null });
+      return () => {};
+    }
+    return () => {
+      const sending = this.send(transport, email, mail, true).finally(() => this.pending.delete(sending));
+      this.pending.add(sending);
+    };
+  }
+
+  private async send(
+    transport: MailTransport,
+    email: string,
+    mail: AccountMail,
+    anyAddress = false,
+  ): Promise<void> {
     try {
       await transport.sendMail({
         from: this.deps.from ?? ACCOUNT_MAIL_FROM,
@@ -91,7 +112,10 @@ export class AccountMailer {
         text: mail.body,
       });
       const sentAt = this.deps.clock.now();
-      await repo.insertAccountMail(this.deps.db, { email, ...mail, createdAt: sentAt, sentAt });
+      const copy = { email, ...mail, createdAt: sentAt, sentAt };
+      await (anyAddress
+        ? repo.insertOutboxMail(this.deps.db, copy)
+        : repo.insertAccountMail(this.deps.db, copy));
     } catch (err) {
       // Only the reply code: SMTP server messages often quote the recipient's address.
       const code = (err as { responseCode?: unknown }).responseCode;

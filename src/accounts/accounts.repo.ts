@@ -5,7 +5,8 @@ import type { PlanName, SubscriptionStatus } from '../plans.js';
 export interface UserRow {
   id: number;
   email: string;
-  password_hash: string;
+  /** null: the account signs in through a third-party provider only. */
+  password_hash: string | null;
   plan: PlanName;
   subscription_status: SubscriptionStatus;
   is_admin: boolean;
@@ -27,9 +28,25 @@ export interface AuthStateRow {
 const USER_COLUMNS =
   'id, email, password_hash, plan, subscription_status, is_admin, token_version, team_id, email_verified_at';
 
+/** A user's personal team (its owner row is added with the user: insertPersonalOwner). */
 export async function insertTeam(db: Queryable, name: string): Promise<number> {
-  const res = await db.query<{ id: number }>('INSERT INTO teams (name) VALUES ($1) RETURNING id', [name]);
+  const res = await db.query<{ id: number }>(
+    'INSERT INTO teams (name, personal) VALUES ($1, true) RETURNING id',
+    [name],
+  );
   return res.rows[0]!.id;
+}
+
+export async function insertPersonalOwner(
+  db: Queryable,
+  teamId: number,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO team_members (team_id, user_id, role, joined_at) VALUES ($1, $2, 'owner', $3)`,
+    [teamId, userId, now],
+  );
 }
 
 /** Inserts a user; throws a unique violation (SQLSTATE 23505) when the e-mail is taken. */
@@ -37,7 +54,7 @@ export async function insertUser(
   db: Queryable,
   user: {
     email: string;
-    passwordHash: string;
+    passwordHash: string | null;
     plan: PlanName;
     status: SubscriptionStatus;
     isAdmin: boolean;
@@ -117,7 +134,7 @@ export async function findUserProfile(
 ): Promise<(UserRow & { tracked_games: number[] }) | undefined> {
   const res = await db.query<UserRow & { tracked_games: number[] }>(
     `SELECT ${USER_COLUMNS},
-            ARRAY(SELECT t.universe_id FROM tracked_games t WHERE t.user_id = users.id
+            ARRAY(SELECT t.universe_id FROM tracked_games t WHERE t.team_id = users.team_id
                   ORDER BY t.created_at, t.universe_id) AS tracked_games
        FROM users WHERE id = $1`,
     [id],
@@ -127,7 +144,8 @@ export async function findUserProfile(
 
 export async function trackedUniverseIds(db: Queryable, userId: number): Promise<number[]> {
   const res = await db.query<{ universe_id: number }>(
-    'SELECT universe_id FROM tracked_games WHERE user_id = $1 ORDER BY created_at, universe_id',
+    `SELECT universe_id FROM tracked_games WHERE team_id = (SELECT team_id FROM users WHERE id = $1)
+      ORDER BY created_at, universe_id`,
     [userId],
   );
   return res.rows.map((r) => r.universe_id);
@@ -328,6 +346,18 @@ export async function insertAccountMail(
   );
 }
 
+/** An outbox row to any address (team invitations go to people who may have no account yet). */
+export async function insertOutboxMail(
+  db: Queryable,
+  m: { email: string; subject: string; body: string; createdAt: Date; sentAt: Date | null },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO outbox (delivery_id, to_address, subject, body, created_at, sent_at)
+     VALUES (NULL, $1, $2, $3, $4, $5)`,
+    [m.email, m.subject, m.body, m.createdAt, m.sentAt],
+  );
+}
+
 // API keys ---------------------------------------------------------------------------------------
 
 export interface ApiKeyRow {
@@ -355,41 +385,46 @@ export async function insertApiKey(
   return res.rows[0]!;
 }
 
-export async function listApiKeys(db: Queryable, userId: number): Promise<ApiKeyRow[]> {
+export async function listApiKeys(db: Queryable, teamId: number): Promise<ApiKeyRow[]> {
   return (
     await db.query<ApiKeyRow>(
-      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id`,
-      [userId],
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE team_id = $1 AND revoked_at IS NULL ORDER BY id`,
+      [teamId],
     )
   ).rows;
 }
 
 export async function revokeApiKey(
   db: Queryable,
-  userId: number,
+  teamId: number,
   keyId: number,
   now: Date,
-): Promise<boolean> {
-  const res = await db.query(
-    'UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL',
-    [keyId, userId, now],
+): Promise<ApiKeyRow | undefined> {
+  const res = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET revoked_at = $3 WHERE id = $1 AND team_id = $2 AND revoked_at IS NULL
+     RETURNING ${KEY_COLUMNS}`,
+    [keyId, teamId, now],
   );
-  return res.rowCount === 1;
+  return res.rows[0];
 }
 
 export type LiveApiKeyRow = ApiKeyRow & {
   plan: PlanName;
   subscription_status: SubscriptionStatus;
   subscription_status_since: Date;
+  personal: boolean;
 };
 
-/** A live key by its hash, with its owner's plan and subscription status. */
+/** A live key by its hash, with its team's owner's plan and subscription status. */
 export async function findLiveApiKey(db: Queryable, hash: string): Promise<LiveApiKeyRow | undefined> {
   return (
     await db.query<LiveApiKeyRow>(
       `SELECT k.id, k.user_id, k.team_id, k.name, k.prefix, k.scopes, k.created_at, k.last_used_at, u.plan,
-              u.subscription_status, u.subscription_status_since
-         FROM api_keys k JOIN users u ON u.id = k.user_id
+              u.subscription_status, u.subscription_status_since, t.personal
+         FROM api_keys k
+         JOIN teams t ON t.id = k.team_id
+         JOIN team_members m ON m.team_id = k.team_id AND m.role = 'owner'
+         JOIN users u ON u.id = m.user_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hash],
     )

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { actorOf } from '../audit/index.js';
 import { errors } from '../errors.js';
 import { clearSessionCookies, REFRESH_COOKIE, setSessionCookies } from '../http/cookies.js';
 import type { CsrfTokens } from '../http/csrf.js';
@@ -38,7 +39,8 @@ function isNonBrowser(request: FastifyRequest): boolean {
   return request.headers.origin === undefined && request.headers['sec-fetch-site'] === undefined;
 }
 
-function answerWithSession(
+/** Sets the session cookies (password and provider sign-ins alike) and answers like login. */
+export function answerWithSession(
   request: FastifyRequest,
   reply: FastifyReply,
   session: Session,
@@ -118,7 +120,12 @@ function registerLoginRoute(app: App, { accounts, csrf, secureCookies }: Account
       },
     },
     async (request, reply) => {
-      const session = await accounts.login(request.body.email, request.body.password, request.ip);
+      const session = await accounts.login(
+        request.body.email,
+        request.body.password,
+        request.ip,
+        request.headers['user-agent'],
+      );
       return answerWithSession(request, reply, session, secureCookies, csrf);
     },
   );
@@ -224,7 +231,7 @@ function registerAdminPatchRoute(app: App, { accounts }: AccountsRouteDeps): voi
           'body.plan must be one of: Explorer, Builder, Studio, Enterprise',
         );
       }
-      return accounts.updatePlan(id, { plan, status: body.subscription_status });
+      return accounts.updatePlan(id, { plan, status: body.subscription_status }, actorOf(request));
     },
   );
 }
@@ -274,7 +281,12 @@ function registerPasswordRoutes(app: App, { accounts, csrf, secureCookies }: Acc
       },
     },
     async (request, reply) => {
-      await accounts.resetPassword(request.body.token, request.body.password, request.ip);
+      await accounts.resetPassword(
+        request.body.token,
+        request.body.password,
+        request.ip,
+        request.headers['user-agent'],
+      );
       clearSessionCookies(reply, secureCookies);
       return { status: 'password_reset' as const };
     },
@@ -301,6 +313,7 @@ function registerPasswordRoutes(app: App, { accounts, csrf, secureCookies }: Acc
         request.body.current_password,
         request.body.new_password,
         request.ip,
+        request.headers['user-agent'],
       );
       return answerWithSession(request, reply, session, secureCookies, csrf);
     },

@@ -152,6 +152,10 @@ export const PlanInfo = Type.Object(
     read_rate_per_min: Type.Integer({
       description: 'Read API requests per minute, per user or per API key.',
     }),
+    team_seats: Type.Integer({
+      description:
+        'Seats of a shared team (members, owner included) a user on this plan can create; 0 = no shared teams.',
+    }),
   },
   { $id: 'PlanInfo', title: 'PlanInfo' },
 );

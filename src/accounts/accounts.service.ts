@@ -4,6 +4,7 @@
  * account's token version moves (login, logout, reuse of a refresh token).
  */
 import { randomUUID } from 'node:crypto';
+import type { AuditActor, AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import type { Db, Queryable } from '../db/index.js';
 import { AppError, errors } from '../errors.js';
@@ -34,6 +35,8 @@ export interface AccountsDeps {
   mailer: AccountMailer;
   /** The address users reach (PUBLIC_URL): the mailed links point at its web pages. */
   publicUrl: string;
+  /** Sign-ins, plan and password changes go to the audit log of the user's teams. */
+  audit: AuditService;
 }
 
 /** The signed-in user as /api/auth/me answers it. */
@@ -57,6 +60,14 @@ export interface AuthState {
   isAdmin: boolean;
   teamId: number;
   tokenVersion: number;
+}
+
+/** Where a sign-in came from, for the audit log. */
+export interface SignInContext {
+  ip: string;
+  userAgent?: string | undefined;
+  /** "password", "oauth:google", "oauth:roblox", ... */
+  method: string;
 }
 
 const AUTH_CACHE_MS = 30_000;
@@ -108,7 +119,8 @@ export class AccountsService {
 
   async createUser(input: {
     email: string;
-    password: string;
+    /** null: no password (an account made by a third-party sign-in; password login always fails). */
+    password: string | null;
     plan?: PlanName;
     isAdmin?: boolean;
     status?: SubscriptionStatus;
@@ -117,11 +129,11 @@ export class AccountsService {
   }): Promise<User> {
     const email = normaliseEmail(input.email);
     const plan = input.plan ?? 'Explorer';
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = input.password === null ? null : await hashPassword(input.password);
     try {
       const row = await this.deps.db.transaction(async (tx) => {
         const teamId = await repo.insertTeam(tx, email);
-        return repo.insertUser(tx, {
+        const user = await repo.insertUser(tx, {
           email,
           passwordHash,
           plan,
@@ -131,6 +143,8 @@ export class AccountsService {
           now: this.deps.clock.now(),
           emailVerified: input.emailVerified ?? true,
         });
+        await repo.insertPersonalOwner(tx, teamId, user.id, this.deps.clock.now());
+        return user;
       });
       return await this.toUser(this.deps.db, row);
     } catch (err) {
@@ -222,7 +236,7 @@ export class AccountsService {
    * version moves). The other reset links die with it; the address counts as verified (the link
    * reached it). 422 reset_token_invalid for a token that is unknown, expired or used.
    */
-  async resetPassword(token: string, password: string, ip: string): Promise<void> {
+  async resetPassword(token: string, password: string, ip: string, userAgent?: string): Promise<void> {
     const now = this.deps.clock.now();
     await assertMailAllowed(this.deps.kv, 'reset', { ip }, now.getTime());
     const passwordHash = await hashPassword(password);
@@ -232,6 +246,16 @@ export class AccountsService {
       await repo.setPassword(tx, id, passwordHash);
       await repo.voidAccountTokens(tx, id, 'reset', now);
       await repo.markEmailVerified(tx, id, now);
+      await this.deps.audit.recordPerTeam(
+        tx,
+        id,
+        { userId: id, ip, userAgent },
+        {
+          action: 'password.reset',
+          targetType: 'user',
+          targetId: id,
+        },
+      );
       return id;
     });
     if (userId === undefined) throw resetTokenInvalid();
@@ -248,6 +272,7 @@ export class AccountsService {
     currentPassword: string,
     newPassword: string,
     ip: string,
+    userAgent?: string,
   ): Promise<Session> {
     const now = this.deps.clock.now();
     const row = await repo.findUserById(this.deps.db, userId);
@@ -263,6 +288,16 @@ export class AccountsService {
     const tokenVersion = await this.deps.db.transaction(async (tx) => {
       const version = await repo.setPassword(tx, userId, passwordHash);
       await repo.voidAccountTokens(tx, userId, 'reset', now);
+      await this.deps.audit.recordPerTeam(
+        tx,
+        userId,
+        { userId, ip, userAgent },
+        {
+          action: 'password.changed',
+          targetType: 'user',
+          targetId: userId,
+        },
+      );
       return version;
     });
     await this.forgetAuthState(userId);
@@ -273,7 +308,7 @@ export class AccountsService {
     );
   }
 
-  async login(emailInput: string, password: string, ip: string): Promise<Session> {
+  async login(emailInput: string, password: string, ip: string, userAgent?: string): Promise<Session> {
     const email = normaliseEmail(emailInput);
     const now = this.deps.clock.now();
     const scopes = loginScopes(email, ip);
@@ -285,8 +320,38 @@ export class AccountsService {
       throw invalidCredentials();
     }
     await recordSuccess(this.deps.kv, scopes);
-    // One active session per account: the new version kills every earlier token.
-    const tokenVersion = await repo.bumpTokenVersion(this.deps.db, row.id);
+    return this.signIn(row, { ip, userAgent, method: 'password' }, now);
+  }
+
+  /**
+   * Starts a session for a user who proved who they are some other way than a password (a
+   * third-party sign-in): the same single-session rule as login (every earlier token dies).
+   * `method` names the way in (e.g. "oauth:google") for the audit log.
+   */
+  async sessionFor(userId: number, context: SignInContext): Promise<Session> {
+    const now = this.deps.clock.now();
+    const row = await repo.findUserById(this.deps.db, userId);
+    if (!row) throw errors.notFound('No such user.');
+    return this.signIn(row, context, now);
+  }
+
+  /** One active session per account: the new token version kills every earlier token. */
+  private async signIn(row: repo.UserRow, context: SignInContext, now: Date): Promise<Session> {
+    const tokenVersion = await this.deps.db.transaction(async (tx) => {
+      const version = await repo.bumpTokenVersion(tx, row.id);
+      await this.deps.audit.recordPerTeam(
+        tx,
+        row.id,
+        { userId: row.id, ip: context.ip, userAgent: context.userAgent },
+        {
+          action: 'member.signed_in',
+          targetType: 'user',
+          targetId: row.id,
+          after: { method: context.method },
+        },
+      );
+      return version;
+    });
     await this.forgetAuthState(row.id);
     return this.issue({ ...row, token_version: tokenVersion }, randomUUID(), now);
   }
@@ -410,18 +475,39 @@ export class AccountsService {
     return { ...state, plan, sessionId: claims.sessionId };
   }
 
+  /**
+   * Changes a user's stored plan and/or status (an administrator, the CLI). The audit log of every
+   * team they own records it: a team's plan is its owner's, so leaving Enterprise cancels their
+   * shared teams (nothing is deleted) and coming back restores them.
+   */
   async updatePlan(
     userId: number,
     change: { plan?: PlanName | undefined; status?: SubscriptionStatus | undefined },
+    actor: AuditActor = { userId: null },
   ): Promise<User> {
     let status = change.status;
     if (change.plan && !status) status = change.plan === 'Explorer' ? 'none' : 'active';
-    const row = await repo.updatePlan(
-      this.deps.db,
-      userId,
-      { plan: change.plan, status },
-      this.deps.clock.now(),
-    );
+    const row = await this.deps.db.transaction(async (tx) => {
+      const before = await repo.findUserById(tx, userId);
+      if (!before) return undefined;
+      const after = await repo.updatePlan(tx, userId, { plan: change.plan, status }, this.deps.clock.now());
+      if (after && (after.plan !== before.plan || after.subscription_status !== before.subscription_status)) {
+        await this.deps.audit.recordPerTeam(
+          tx,
+          userId,
+          actor,
+          {
+            action: 'plan.changed',
+            targetType: 'user',
+            targetId: userId,
+            before: { plan: before.plan, subscription_status: before.subscription_status },
+            after: { plan: after.plan, subscription_status: after.subscription_status },
+          },
+          true,
+        );
+      }
+      return after;
+    });
     if (!row) throw errors.notFound('No such user.');
     await this.forgetAuthState(userId);
     return this.toUser(this.deps.db, row);

@@ -203,11 +203,10 @@ describe('GET /api/auth/me', () => {
 
   it('lists tracked games by universe id', async () => {
     const s = await signedIn(t);
-    await t.testDb.db.query('INSERT INTO tracked_games (user_id, universe_id) VALUES ($1, $2), ($1, $3)', [
-      s.userId,
-      994732206,
-      383310974,
-    ]);
+    await t.testDb.db.query(
+      'INSERT INTO tracked_games (user_id, team_id, universe_id) SELECT $1, team_id, u FROM users, unnest(ARRAY[$2::bigint, $3::bigint]) u WHERE id = $1',
+      [s.userId, 994732206, 383310974],
+    );
     expect((await t.app.inject({ url: '/api/auth/me', headers: bearer(s) })).json().tracked_games).toEqual([
       383310974, 994732206,
     ]);

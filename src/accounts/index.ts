@@ -5,6 +5,7 @@
  * here only translate requests into service calls.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { AuditService } from '../audit/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import type { CsrfTokens } from '../http/csrf.js';
@@ -21,17 +22,20 @@ import { ApiKeysService } from './api-keys.service.js';
 import { planSchemas, registerPlanRoutes } from './plans.routes.js';
 import { TokenSigner } from './tokens.js';
 
-export { AccountsService, type User } from './accounts.service.js';
+export { type AccountMail, AccountMailer } from './account-mail.js';
+export { AccountsService, normaliseEmail, type SignInContext, type User } from './accounts.service.js';
 export { API_KEY_SCOPES, type ApiKeyScope, ApiKeysService, INGEST_SCOPES } from './api-keys.service.js';
 export { type DemoAccounts, demoEmail, ensureDemoAccounts } from './demo.js';
-export { TokenSigner } from './tokens.js';
+export { createOAuth, type OAuthService, registerOAuth } from './oauth/index.js';
+export { newAccountToken, sha256, TokenSigner } from './tokens.js';
 
 export interface Accounts {
   accounts: AccountsService;
   /** Sends the verification and reset e-mails (idle(): every SMTP send started has finished). */
   mailer: AccountMailer;
   apiKeys: ApiKeysService;
-  authenticator: Authenticator;
+  /** Access tokens and API keys (the composition root adds teams' membership lookup). */
+  authenticator: Omit<Authenticator, 'teamAccess'>;
 }
 
 export function createAccounts(deps: {
@@ -39,6 +43,7 @@ export function createAccounts(deps: {
   kv: Kv;
   clock: Clock;
   jwtSecret: string;
+  audit: AuditService;
   /** PUBLIC_URL: the mailed links point at its web pages. */
   publicUrl: string;
   /** SMTP for the account e-mails; none: they go to the outbox table (`svc outbox`). */
@@ -59,9 +64,10 @@ export function createAccounts(deps: {
     signer,
     mailer,
     publicUrl: deps.publicUrl,
+    audit: deps.audit,
   });
-  const apiKeys = new ApiKeysService({ db: deps.db, clock: deps.clock });
-  const authenticator: Authenticator = {
+  const apiKeys = new ApiKeysService({ db: deps.db, clock: deps.clock, audit: deps.audit });
+  const authenticator: Omit<Authenticator, 'teamAccess'> = {
     async accessToken(token) {
       const s = await accounts.authenticateAccessToken(token);
       return { userId: s.userId, teamId: s.teamId, plan: s.plan, isAdmin: s.isAdmin, sessionId: s.sessionId };

@@ -27,7 +27,7 @@ async function appAt(start: string) {
   const lookups = { count: 0 };
   const query = t.testDb.db.query.bind(t.testDb.db);
   t.testDb.db.query = ((sql: string, params?: readonly unknown[]) => {
-    if (/FROM api_keys k JOIN users/.test(sql)) lookups.count += 1;
+    if (/FROM api_keys k\s+JOIN teams/.test(sql)) lookups.count += 1;
     return query(sql, params);
   }) as typeof t.testDb.db.query;
   return { t, clock, kv, lookups };

@@ -16,9 +16,12 @@ export function hashPassword(password: string): Promise<string> {
 // so a wrong e-mail takes as long as a wrong password (no account enumeration by timing).
 let dummy: Promise<string> | undefined;
 
-/** Verifies `password` against `stored`, or burns the same time when there is no account. */
-export async function verifyPassword(stored: string | undefined, password: string): Promise<boolean> {
-  if (stored === undefined) {
+/**
+ * Verifies `password` against `stored`, or burns the same time when there is no account or the
+ * account has no password (null: it signs in through a third-party provider only).
+ */
+export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
+  if (stored === undefined || stored === null) {
     dummy ??= hashPassword(`no-such-account-${Math.random()}`);
     await verify(await dummy, password).catch(() => false);
     return false;

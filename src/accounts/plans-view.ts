@@ -35,6 +35,7 @@ export function planSummary(e: PlanEntitlements): string {
     `${compactCount(e.alerts)} alerts${delivery ? ` (${delivery})` : ''}`,
     `${compactCount(e.monthlySdkEvents)} SDK events a month`,
   );
+  if (e.teamSeats > 0) parts.push(`teams of ${compactCount(e.teamSeats)} with roles and an audit log`);
   const line = parts.join(', ');
   return line.charAt(0).toUpperCase() + line.slice(1);
 }
@@ -54,6 +55,7 @@ export function planInfo(name: PlanName, e: PlanEntitlements): PlanInfoT {
     monthly_sdk_events: e.monthlySdkEvents,
     sdk_history_days: e.sdkHistoryDays,
     read_rate_per_min: e.readRatePerMin,
+    team_seats: e.teamSeats,
   };
 }
 

@@ -19,6 +19,7 @@ const DEFAULT_PLANS = [
     monthly_sdk_events: 10_000,
     sdk_history_days: 30,
     read_rate_per_min: 60,
+    team_seats: 0,
   },
   {
     name: 'Builder',
@@ -36,6 +37,7 @@ const DEFAULT_PLANS = [
     monthly_sdk_events: 1_000_000,
     sdk_history_days: 90,
     read_rate_per_min: 300,
+    team_seats: 0,
   },
   {
     name: 'Studio',
@@ -53,12 +55,13 @@ const DEFAULT_PLANS = [
     monthly_sdk_events: 10_000_000,
     sdk_history_days: 365,
     read_rate_per_min: 1_200,
+    team_seats: 0,
   },
   {
     name: 'Enterprise',
     summary:
       'Every trending game, full genre scores, 30-day forecasts with 80% bands, Dev Lens, 500 tracked games, ' +
-      '500 alerts (in-app, e-mail, webhook), 100M SDK events a month',
+      '500 alerts (in-app, e-mail, webhook), 100M SDK events a month, teams of 25 with roles and an audit log',
     trending_max: null,
     genre_opportunities: 'full',
     ml_prediction: 'detailed',
@@ -70,6 +73,7 @@ const DEFAULT_PLANS = [
     monthly_sdk_events: 100_000_000,
     sdk_history_days: null,
     read_rate_per_min: 6_000,
+    team_seats: 25,
   },
 ];
 
@@ -122,7 +126,7 @@ describe.each(testEngines())('GET /api/plans (%s)', (engine) => {
         ...DEFAULT_PLANS[3],
         summary:
           'Every trending game, full genre scores, 30-day forecasts with 80% bands, Dev Lens, 2K tracked games, ' +
-          '500 alerts (in-app, e-mail, webhook), 100M SDK events a month',
+          '500 alerts (in-app, e-mail, webhook), 100M SDK events a month, teams of 25 with roles and an audit log',
         tracked_games: 2_000,
         sdk_history_days: 730,
       });

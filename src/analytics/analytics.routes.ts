@@ -12,7 +12,7 @@ import { reader } from './reader.js';
 import type { View } from './views/index.js';
 
 const tags = ['sdk analytics'];
-const config = { access: { auth: 'user' as const } };
+const config = { access: { auth: 'user' as const, team: 'content' as const } };
 
 const VIEW_DESCRIPTION = [
   'Reads the rollups of one game of the caller’s team (kept within seconds of the raw events by the rollup job); a game ' +

@@ -24,7 +24,7 @@ import { reader } from './reader.js';
 import { EXPOSURE_EVENT } from './views/experiments.rollup.repo.js';
 
 const tags = ['sdk experiments'];
-const config = { access: { auth: 'user' as const } };
+const config = { access: { auth: 'user' as const, team: 'content' as const } };
 
 const CREATE_DESCRIPTION = [
   'Defines an experiment on one of the team’s games (a game with no SDK events → 404 not_found): 2 to 5 variants ' +
@@ -154,7 +154,7 @@ export function registerExperimentRoutes(app: App, service: ExperimentsService):
   app.get(
     '/api/sdk/experiments/:key/assignment',
     {
-      config: { access: { auth: 'sdk' as const } },
+      config: { access: { auth: 'sdk' as const, team: 'content' as const } },
       schema: {
         tags,
         summary: 'The variant a player gets',

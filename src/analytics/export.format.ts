@@ -2,7 +2,7 @@
  * How an exported event is written: one NDJSON line or one RFC 4180 CSV record per event, the
  * resume cursor, the download's file name. Pure: no I/O, so every byte a client sees is tested here.
  */
-import { safeCell } from '../devlens/index.js';
+import { csvCell } from '../csv.js';
 import type { ExportRow } from './export.repo.js';
 
 /** The columns of every export, in order (the NDJSON keys, the CSV header). */
@@ -41,17 +41,7 @@ export function ndjsonLine(row: ExportRow): string {
   return `${JSON.stringify(fields(row))}\n`;
 }
 
-/**
- * One CSV cell. Text that starts like a spreadsheet formula gets Dev Lens's apostrophe (DECISIONS
- * §7, the same function); a cell with a comma, quote or line break is quoted, quotes doubled. null
- * is an empty cell and an empty string is `""`, the distinction warehouse loaders (COPY … CSV)
- * read back as NULL versus ''.
- */
-export function csvCell(value: string | null): string {
-  if (value === null) return '';
-  const text = safeCell(value);
-  return text === '' || /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+export { csvCell };
 
 export const CSV_HEADER = `${EXPORT_COLUMNS.join(',')}\r\n`;
 

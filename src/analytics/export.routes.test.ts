@@ -310,6 +310,7 @@ describe.each(testEngines())('GET /api/sdk/export (%s)', (engine) => {
       'format',
       'platform',
       'cursor',
+      'x-team-id',
     ]);
     expect(Object.keys(op.responses['200'].content)).toEqual(['application/x-ndjson', 'text/csv']);
     expect(Object.keys(op.responses['200'].headers)).toEqual([

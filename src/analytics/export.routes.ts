@@ -40,7 +40,7 @@ export function registerExportRoute(app: App, service: ExportService): void {
   app.get(
     '/api/sdk/export',
     {
-      config: { access: { auth: 'user' as const } },
+      config: { access: { auth: 'user' as const, team: 'content' as const } },
       schema: {
         tags: ['sdk analytics'],
         summary: "Export a game's raw SDK events (NDJSON or CSV, streamed)",

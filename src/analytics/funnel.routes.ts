@@ -34,7 +34,7 @@ export function registerFunnelRoutes(app: App, service: AnalyticsService): void 
   app.post(
     '/api/sdk/analytics/:game_id/funnel',
     {
-      config: { access: { auth: 'user' as const } },
+      config: { access: { auth: 'user' as const, team: 'content.read' as const } },
       schema: {
         tags: ['sdk analytics'],
         summary: 'Players through ordered level and custom-event steps',

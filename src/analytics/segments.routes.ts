@@ -18,7 +18,7 @@ import {
 import type { SegmentsService } from './segments.service.js';
 
 const tags = ['sdk segments'];
-const config = { access: { auth: 'user' as const } };
+const config = { access: { auth: 'user' as const, team: 'content' as const } };
 
 const CREATE_DESCRIPTION = [
   'A segment is the players with at least one event matching its conditions in the range a view reads (match all: ' +

@@ -16,7 +16,7 @@ import {
 import type { SurveysService } from './surveys.service.js';
 
 const tags = ['sdk analytics'];
-const config = { access: { auth: 'user' as const } };
+const config = { access: { auth: 'user' as const, team: 'content' as const } };
 
 const PUT_DESCRIPTION = [
   'Sets (creates or replaces) which answer keys of the survey count as favourable in GET ' +

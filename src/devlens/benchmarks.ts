@@ -185,6 +185,4 @@ export function signedPercent(x: number): string {
 }
 
 /** Formula-injection guard: text from the file that begins like a formula gets a leading apostrophe. */
-export function safeCell(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
+export { safeCell } from '../csv.js';

@@ -29,11 +29,11 @@ export async function insertReport(db: Queryable, r: NewReport): Promise<number>
 }
 
 /** Newest first, at most `limit`. */
-export async function listReports(db: Queryable, userId: number, limit: number): Promise<ReportRow[]> {
+export async function listReports(db: Queryable, teamId: number, limit: number): Promise<ReportRow[]> {
   const res = await db.query<ReportRow>(
     `SELECT id, file_type, genre, result, created_at FROM devlens_reports
-     WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
-    [userId, limit],
+     WHERE team_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+    [teamId, limit],
   );
   return res.rows;
 }

@@ -39,7 +39,12 @@ function analyzeDescription(limits: DevLensLimits): string {
   ].join('\n\n');
 }
 
-const access = { auth: 'user' as const, plan: 'Studio' as const, feature: 'Dev Lens' };
+const access = {
+  auth: 'user' as const,
+  plan: 'Studio' as const,
+  feature: 'Dev Lens',
+  team: 'content' as const,
+};
 const tags = ['dev lens'];
 
 function caller(p: Principal): Caller {

@@ -257,7 +257,7 @@ export class DevLensService {
   }
 
   async reports(caller: Caller, limit: number): Promise<ReportListT> {
-    const rows = await listReports(this.deps.db, caller.userId, limit);
+    const rows = await listReports(this.deps.db, caller.teamId, limit);
     return {
       reports: rows.map((r) => ({
         id: r.id,

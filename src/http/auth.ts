@@ -9,9 +9,16 @@ import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Clock } from '../clock.js';
 import { errors } from '../errors.js';
-import type { AnonymousPrincipal, Authenticator, Principal } from '../identity.js';
+import type {
+  AnonymousPrincipal,
+  Authenticator,
+  KeyPrincipal,
+  Principal,
+  UserPrincipal,
+} from '../identity.js';
 import { KEY_LOOKUPS_BLOCKED_DETAIL, type Kv, lookUpKey, type RateRule } from '../kv/index.js';
-import { type Entitlements, type PlanName, planAtLeast } from '../plans.js';
+import { type Entitlements, type PlanName, planAtLeast, teamActive } from '../plans.js';
+import { can, PERMISSIONS, type Permission } from '../roles.js';
 import { ACCESS_COOKIE } from './cookies.js';
 import type { CsrfTokens } from './csrf.js';
 import { ErrorRef } from './schemas.js';
@@ -32,7 +39,18 @@ export interface AccessRule {
   plan?: PlanName;
   feature?: string;
   admin?: boolean;
+  /**
+   * The route acts on a team's resources. The team is the X-Team-Id header's (the personal team
+   * without it); the caller must be a member whose role holds the permission (roles.ts), and a
+   * shared team must be on Enterprise (its owner's plan) or it answers 403 plan_upgrade_required.
+   * 'content': content.read for GET/HEAD, content.write for the rest. The caller's plan becomes
+   * the team's. API keys act in their own team, with a viewer's permissions.
+   */
+  team?: Permission | 'content';
 }
+
+/** The header that picks the team a request acts in (the web app's team switcher sends it). */
+export const TEAM_HEADER = 'x-team-id';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -78,12 +96,63 @@ async function identify(request: FastifyRequest, deps: AuthDeps): Promise<Princi
   return ANONYMOUS;
 }
 
-function authorize(request: FastifyRequest, principal: Principal, rule: AccessRule, deps: AuthDeps): void {
-  if (principal.kind === 'anonymous') {
+function teamPermission(rule: AccessRule, method: string): Permission | undefined {
+  if (rule.team === 'content')
+    return method === 'GET' || method === 'HEAD' ? 'content.read' : 'content.write';
+  return rule.team;
+}
+
+function roleForbidden(role: string, permission: Permission) {
+  return errors.forbidden(
+    'role_forbidden',
+    `Your role in this team (${role}) cannot ${PERMISSIONS[permission]}.`,
+  );
+}
+
+/** The team a request acts in, and the caller's role and plan there (AccessRule.team). */
+async function inTeam(
+  request: FastifyRequest,
+  principal: UserPrincipal | KeyPrincipal,
+  permission: Permission,
+  deps: AuthDeps,
+): Promise<Principal> {
+  const header = request.headers[TEAM_HEADER];
+  let teamId: number | undefined;
+  if (header !== undefined) {
+    const text = Array.isArray(header) ? header[0] : header;
+    if (!text || !/^[1-9][0-9]{0,15}$/.test(text.trim())) {
+      throw errors.validation('headers.x-team-id', 'X-Team-Id must be a team id (a positive integer).');
+    }
+    teamId = Number(text.trim());
+  }
+  if (principal.kind === 'api_key') {
+    if (teamId !== undefined && teamId !== principal.teamId) {
+      throw errors.forbidden('api_key_team_mismatch', 'An API key acts only in the team it belongs to.');
+    }
+    if (!teamActive(principal.personalTeam, principal.plan)) throw errors.teamCancelled();
+    if (!can('viewer', permission)) throw errors.apiKeyReadOnly();
+    return principal;
+  }
+  if (teamId === undefined || teamId === principal.teamId) return { ...principal, role: 'owner' };
+  const access = await deps.authenticator.teamAccess(principal.userId, teamId);
+  if (!access) throw errors.teamNotFound();
+  if (!teamActive(access.personal, access.plan)) throw errors.teamCancelled();
+  if (!can(access.role, permission)) throw roleForbidden(access.role, permission);
+  return { ...principal, teamId: access.teamId, plan: access.plan, role: access.role };
+}
+
+async function authorize(
+  request: FastifyRequest,
+  identified: Principal,
+  rule: AccessRule,
+  deps: AuthDeps,
+): Promise<Principal> {
+  if (identified.kind === 'anonymous') {
     if (rule.auth !== 'optional') throw errors.notAuthenticated();
     if (rule.plan || rule.admin) throw errors.notAuthenticated();
-    return;
+    return identified;
   }
+  let principal: UserPrincipal | KeyPrincipal = identified;
   if (principal.kind === 'api_key' && rule.auth === 'sdk') {
     if (!principal.scopes.includes('sdk:ingest')) {
       throw errors.insufficientScope('This endpoint takes a session or an API key with scope "sdk:ingest".');
@@ -102,9 +171,12 @@ function authorize(request: FastifyRequest, principal: Principal, rule: AccessRu
   if (rule.admin && !(principal.kind === 'user' && principal.isAdmin)) {
     throw errors.forbidden('admin_required', 'This endpoint is for administrators.');
   }
+  const permission = teamPermission(rule, request.method);
+  if (permission) principal = (await inTeam(request, principal, permission, deps)) as typeof principal;
   if (rule.plan && !planAtLeast(principal.plan, rule.plan)) {
     throw errors.planUpgradeRequired(rule.plan, rule.feature ?? 'This feature');
   }
+  return principal;
 }
 
 function rateBucket(
@@ -168,8 +240,9 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     const rule = (route.config as { access?: AccessRule } | undefined)?.access;
     if (!rule) return;
     const guard = async (request: FastifyRequest, reply: FastifyReply) => {
-      const principal = rule.auth === 'public' ? ANONYMOUS : await identify(request, deps);
-      if (rule.auth !== 'public') authorize(request, principal, rule, deps);
+      const identified = rule.auth === 'public' ? ANONYMOUS : await identify(request, deps);
+      const principal =
+        rule.auth === 'public' ? identified : await authorize(request, identified, rule, deps);
       request.principal = principal;
       await rateLimit(request, reply, principal, rule, deps);
     };
@@ -189,7 +262,24 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
     if (rule.auth !== 'public') response[401] ??= ErrorRef;
     if (rule.auth !== 'public' && rule.auth !== 'optional') response[403] ??= ErrorRef;
     if (rule.plan || rule.admin || rule.auth === 'user') response[403] ??= ErrorRef;
+    if (rule.team) {
+      const headers = (route.schema as { headers?: { type?: string; properties?: Record<string, unknown> } })
+        .headers ?? { type: 'object', properties: {} };
+      headers.properties ??= {};
+      headers.properties[TEAM_HEADER] ??= {
+        type: 'string',
+        pattern: '^[1-9][0-9]{0,15}$',
+        description:
+          'The team to act in (an id from GET /api/team/memberships); your personal team without it. API keys act in their own team.',
+      };
+      (route.schema as { headers?: unknown }).headers = headers;
+      response[404] ??= ErrorRef;
+    }
+    const permission = rule.team === 'content' ? 'content.read (GET) or content.write' : rule.team;
     const notes = [
+      rule.team
+        ? `Acts in the team of the X-Team-Id header (your personal team without it, where you are the owner). Your role there needs the permission ${permission} (403 role_forbidden); a team you are not in: 404 team_not_found; a shared team whose owner left Enterprise: 403 plan_upgrade_required. An API key acts in its own team only (another X-Team-Id: 403 api_key_team_mismatch).`
+        : '',
       rule.plan ? `Requires the ${rule.plan} plan or higher (403 plan_upgrade_required).` : '',
       rule.admin ? 'Administrators only (403 admin_required).' : '',
       rule.auth === 'user' ? 'API keys are refused (403 api_key_read_only).' : '',

@@ -188,7 +188,7 @@ describe('a known path with another method', () => {
   });
 });
 
-describe('the NUL character (U+0000) in a string', () => {
+describe('the NUL character (U+0000) or an unpaired surrogate in a string', () => {
   const nul = (field: string) => ({
     detail: `${field} must not contain the NUL character (U+0000)`,
     code: 'validation_failed',
@@ -250,6 +250,36 @@ describe('the NUL character (U+0000) in a string', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual(nul('query.q'));
+  });
+
+  it.each([
+    ['a lone low half in a value', '{"name":"x\\udc00y","scopes":["read"]}', 'body.name'],
+    ['a lone high half at the end', '{"name":"k","scopes":["read","x\\ud800"]}', 'body.scopes.1'],
+    ['a lone half in a key', '{"name":"k","scopes":["read"],"a\\udfffb":1}', 'body.a\\udfffb'],
+  ])('refuses an unpaired surrogate (%s) with 422 naming the field', async (_, payload, field) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/keys',
+      headers: { ...bearer(studio), 'content-type': 'application/json' },
+      payload,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({
+      detail: `${field} must not contain an unpaired UTF-16 surrogate (it is not valid Unicode text)`,
+      code: 'validation_failed',
+      field,
+    });
+  });
+
+  it('takes a well-formed pair (an emoji) as text', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/keys',
+      headers: { ...bearer(studio), 'content-type': 'application/json' },
+      payload: '{"name":"rocket \\ud83d\\ude80","scopes":["read"]}',
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().name).toBe('rocket 🚀');
   });
 
   it('ignores a query string the route does not read', async () => {

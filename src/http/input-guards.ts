@@ -1,8 +1,10 @@
 /**
  * Two refusals the schemas cannot express, applied to the body, query and path a route declares,
  * each a 422 validation_failed naming the first offending field:
- * - the NUL character (U+0000) in any string, value or object key (PostgreSQL cannot store it),
- *   checked before the schema sees the request;
+ * - the NUL character (U+0000) or an unpaired UTF-16 surrogate (a lone \ud800-\udfff, which JSON
+ *   escapes allow) in any string, value or object key, checked before the schema sees the request:
+ *   PostgreSQL cannot store the first, jsonb refuses the second, and text would silently turn it
+ *   into U+FFFD;
  * - a number that is not finite, checked after validation: JSON's 1e400 parses to Infinity, and
  *   Ajv's type coercion turns the query strings "Infinity" and "1e400" into Infinity and then
  *   skips minimum/maximum, so an unbounded number schema would let it through to SQL or arithmetic.
@@ -20,14 +22,18 @@ declare module 'fastify' {
 }
 
 export const NUL_NOTE =
-  'No string may contain the NUL character (U+0000): PostgreSQL cannot store it. A value or key carrying one ' +
-  'in the body, query or path → 422 validation_failed naming the field (SDK ingest instead rejects the event).';
+  'No string may contain the NUL character (U+0000) or an unpaired UTF-16 surrogate (a lone \\ud800 to \\udfff ' +
+  'escape): PostgreSQL cannot store them. A value or key carrying one in the body, query or path → 422 ' +
+  'validation_failed naming the field (SDK ingest instead rejects the event).';
 
 const NUL = '\u0000';
 
-/** Key as shown in a field path: a NUL in a key is written out as \u0000. */
+/** Key as shown in a field path: a NUL in a key is written out as \u0000, a lone surrogate as its escape. */
 function shown(key: string): string {
-  return key.split(NUL).join('\\u0000');
+  return key
+    .split(NUL)
+    .join('\\u0000')
+    .replace(/\p{Surrogate}/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
 export const FINITE_NOTE =
@@ -36,24 +42,32 @@ export const FINITE_NOTE =
 
 type Offends = (value: unknown) => boolean;
 
-const hasNul: Offends = (v) => typeof v === 'string' && v.includes(NUL);
+const wellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
+const hasNul: Offends = (v) => typeof v === 'string' && (v.includes(NUL) || !wellFormed(v));
 const notFinite: Offends = (v) => typeof v === 'number' && !Number.isFinite(v);
 
-/** The dotted path of the first string (value or key) containing NUL, in document order. */
-export function findNul(root: unknown, prefix: string): string | null {
+/** The dotted path of the first string (value or key) containing NUL or an unpaired surrogate, in
+ * document order. */
+export function findNul(root: unknown, prefix: string): Found | null {
   return findFirst(root, prefix, hasNul);
 }
 
 /** The dotted path of the first number that is not finite (Infinity, -Infinity, NaN), in document order. */
-export function findNonFinite(root: unknown, prefix: string): string | null {
+export function findNonFinite(root: unknown, prefix: string): Found | null {
   return findFirst(root, prefix, notFinite);
 }
 
-function findFirst(root: unknown, prefix: string, offends: Offends): string | null {
+/** The offending field's dotted path and the offending value (a key, when the key offends). */
+export interface Found {
+  path: string;
+  value: unknown;
+}
+
+function findFirst(root: unknown, prefix: string, offends: Offends): Found | null {
   const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: prefix }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
-    if (offends(value)) return path;
+    if (offends(value)) return { path, value };
     if (value === null || typeof value !== 'object') continue;
     const children: Array<{ value: unknown; path: string }> = [];
     if (Array.isArray(value)) {
@@ -63,7 +77,7 @@ function findFirst(root: unknown, prefix: string, offends: Offends): string | nu
     } else {
       for (const [k, v] of Object.entries(value)) {
         const child = `${path}.${shown(k)}`;
-        // An offending key (one with NUL) is reported in its place in the document, as its value would be.
+        // An offending key (one with NUL or a lone surrogate) is reported in its place in the document, as its value would be.
         children.push({ value: offends(k) ? k : v, path: child });
       }
     }
@@ -73,10 +87,7 @@ function findFirst(root: unknown, prefix: string, offends: Offends): string | nu
 }
 
 /** Only what the route declares: an undeclared query string or body is never read, so harmless. */
-function first(
-  request: FastifyRequest,
-  find: (root: unknown, prefix: string) => string | null,
-): string | null {
+function first(request: FastifyRequest, find: (root: unknown, prefix: string) => Found | null): Found | null {
   const schema = request.routeOptions.schema ?? {};
   return (
     (schema.params ? find(request.params, 'path') : null) ??
@@ -88,14 +99,20 @@ function first(
 export function registerInputGuards(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.config.checksOwnInput === true) return;
-    const field = first(request, findNul);
-    if (field !== null) {
-      throw errors.validation(field, `${field} must not contain the NUL character (U+0000)`);
+    const found = first(request, findNul);
+    if (found !== null) {
+      const field = found.path;
+      throw errors.validation(
+        field,
+        String(found.value).includes(NUL)
+          ? `${field} must not contain the NUL character (U+0000)`
+          : `${field} must not contain an unpaired UTF-16 surrogate (it is not valid Unicode text)`,
+      );
     }
   });
   app.addHook('preHandler', async (request) => {
     if (request.routeOptions.config.checksOwnInput === true) return;
-    const field = first(request, findNonFinite);
-    if (field !== null) throw errors.validation(field, `${field} must be a finite number`);
+    const found = first(request, findNonFinite);
+    if (found !== null) throw errors.validation(found.path, `${found.path} must be a finite number`);
   });
 }

@@ -90,18 +90,30 @@ describe('GET /openapi.json', () => {
       components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
     };
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/auth/identities',
       '/api/auth/login',
       '/api/auth/logout',
       '/api/auth/me',
+      '/api/auth/oauth/{provider}',
+      '/api/auth/oauth/{provider}/callback',
+      '/api/auth/oauth/{provider}/link',
+      '/api/auth/oauth/{provider}/start',
       '/api/auth/password/change',
       '/api/auth/password/forgot',
       '/api/auth/password/reset',
+      '/api/auth/providers',
       '/api/auth/refresh',
       '/api/auth/register',
       '/api/auth/verify',
       '/api/auth/verify/resend',
     ]);
-    expect(Object.keys(doc.components.schemas).sort()).toEqual(['ErrorResponse', 'LoginResult', 'User']);
+    expect(Object.keys(doc.components.schemas).sort()).toEqual([
+      'ErrorResponse',
+      'Identity',
+      'LoginResult',
+      'OAuthProvider',
+      'User',
+    ]);
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'apiKeyAuth',
       'bearerAuth',
@@ -196,8 +208,8 @@ describe('GET /openapi.json', () => {
       Object.fromEntries((op.parameters ?? []).map((p) => [p.name, p.required]));
     expect(required(doc.paths['/api/trending']!.get!)).toEqual({ period: false, genre: false, limit: false });
     expect(required(doc.paths['/api/search']!.get!)).toEqual({ q: true, limit: false, offset: false });
-    expect(required(doc.paths['/api/dev-lens/reports']!.get!)).toEqual({ limit: false });
-    expect(required(doc.paths['/api/dev-lens/analyze']!.post!)).toEqual({ save: false });
+    expect(required(doc.paths['/api/dev-lens/reports']!.get!)).toEqual({ limit: false, 'x-team-id': false });
+    expect(required(doc.paths['/api/dev-lens/analyze']!.post!)).toEqual({ save: false, 'x-team-id': false });
     expect(required(doc.paths['/api/game/{place_id}']!.get!)).toEqual({ place_id: true, history: false });
     expect(Object.keys(doc.paths['/api/trending']!.get!.responses).sort()).toEqual([
       '200',

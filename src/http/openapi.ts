@@ -107,6 +107,11 @@ export async function registerOpenApi(app: App, info: OpenApiInfo): Promise<void
         { name: 'system', description: 'Health, readiness and this document' },
         { name: 'auth', description: 'Accounts and sessions' },
         { name: 'api keys', description: 'Read-only and ingest keys for third-party apps and SDKs' },
+        {
+          name: 'team',
+          description:
+            'Shared teams (Enterprise): members, roles, invitations, ownership, the audit log. Team resources take X-Team-Id.',
+        },
         { name: 'admin', description: 'Administration' },
         { name: 'plans', description: 'Plans and what each one unlocks' },
         {

@@ -41,7 +41,7 @@ describe.each(testEngines())('POST /api/sdk/events, sync mode (%s)', (engine) =>
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json()).toMatchObject({ code: 'api_key_invalid' });
     const other = await ingestKey(t);
-    await t.accounts.apiKeys.revoke(other.userId, other.keyId);
+    await t.accounts.apiKeys.revoke(other.teamId, other.keyId);
     const revoked = await postEvents(t.app, { api_key: other.key, events: [sdkEvent(1)] });
     expect([revoked.statusCode, revoked.json().code]).toEqual([401, 'api_key_invalid']);
   });

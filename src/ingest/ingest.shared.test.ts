@@ -33,7 +33,14 @@ describe.skipIf(!REDIS_URL)('ingest rate limit through Redis', () => {
     const entitlements = { ...DEFAULT_ENTITLEMENTS, ingestBurst: 3 };
     // Two "processes": only the shared store connects them.
     const processes = kvs.map((kv) => ({ clock, kv, entitlements }));
-    const key = { keyId: 42, userId: 1, teamId: 1, plan: 'Explorer' as const, scopes: ['sdk:ingest'] };
+    const key = {
+      keyId: 42,
+      userId: 1,
+      teamId: 1,
+      plan: 'Explorer' as const,
+      scopes: ['sdk:ingest'],
+      personalTeam: true,
+    };
     try {
       const allowed = [];
       for (const i of [0, 1, 0, 1]) allowed.push((await rateLimit(processes[i]!, key)).ok);

@@ -34,6 +34,7 @@ import type { AccountsService } from '../accounts/index.js';
 import { rollupJob } from '../analytics/index.js';
 import { scheduledCollection } from '../market/index.js';
 import type { Services } from '../services.js';
+import type { TeamsService } from '../teams/index.js';
 import type { Job } from './scheduler.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -87,7 +88,7 @@ export function allJobs(s: Services): Job[] {
       intervalMs: 60_000,
       run: (now, signal) => s.tracking.delivery.runPending(now, signal).then(() => {}),
     },
-    purgeRefreshTokensJob(s.accounts.accounts),
+    purgeRefreshTokensJob(s.accounts.accounts, s.teams),
     rollupJob(s.analytics),
     {
       // Pruning a large event_ids table takes a while in bounded batches: a long lease.
@@ -120,14 +121,18 @@ export function backgroundWork(s: Services, role: Role): { jobs: Job[]; workers:
   };
 }
 
-/** Deletes refresh tokens, and verification and reset tokens, past their expiry, once a day. */
-export function purgeRefreshTokensJob(accounts: AccountsService): Job {
+/**
+ * Deletes refresh tokens, and verification and reset tokens, past their expiry, once a day, and
+ * team invitations that ended (accepted, cancelled or expired) more than 30 days ago.
+ */
+export function purgeRefreshTokensJob(accounts: AccountsService, teams?: TeamsService): Job {
   return {
     name: 'purge-expired-refresh-tokens',
     intervalMs: DAY_MS,
     async run(now) {
       await accounts.purgeExpiredRefreshTokens(now);
       await accounts.purgeExpiredAccountTokens(now);
+      await teams?.purgeOldInvites(now);
     },
   };
 }

@@ -1,4 +1,4 @@
-/** Alert SQL: a user's rules (always scoped by owner, so another user's rule is never found) and firings. */
+/** Alert SQL: a team's rules (always scoped by team, so another team's rule is never found) and firings. */
 import type { Queryable } from '../db/index.js';
 import { findGameByUniverseId } from '../market/index.js';
 import type { AlertType } from './rules.js';
@@ -24,9 +24,9 @@ export async function catalogueGame(
   return game && { name: game.name, genre: game.genre };
 }
 
-export async function countAlerts(db: Queryable, userId: number): Promise<number> {
-  const res = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM alerts WHERE user_id = $1', [
-    userId,
+export async function countAlerts(db: Queryable, teamId: number): Promise<number> {
+  const res = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM alerts WHERE team_id = $1', [
+    teamId,
   ]);
   return res.rows[0]!.n;
 }
@@ -51,27 +51,27 @@ export async function insertAlert(tx: Queryable, a: NewAlert): Promise<AlertRow>
 }
 
 /** Newest first. */
-export async function listAlerts(db: Queryable, userId: number): Promise<AlertRow[]> {
+export async function listAlerts(db: Queryable, teamId: number): Promise<AlertRow[]> {
   const res = await db.query<AlertRow>(
-    `SELECT ${COLUMNS} FROM alerts WHERE user_id = $1 ORDER BY created_at DESC, id DESC`,
-    [userId],
+    `SELECT ${COLUMNS} FROM alerts WHERE team_id = $1 ORDER BY created_at DESC, id DESC`,
+    [teamId],
   );
   return res.rows;
 }
 
-export async function ownAlert(db: Queryable, userId: number, id: number): Promise<AlertRow | undefined> {
-  const res = await db.query<AlertRow>(`SELECT ${COLUMNS} FROM alerts WHERE id = $1 AND user_id = $2`, [
+export async function ownAlert(db: Queryable, teamId: number, id: number): Promise<AlertRow | undefined> {
+  const res = await db.query<AlertRow>(`SELECT ${COLUMNS} FROM alerts WHERE id = $1 AND team_id = $2`, [
     id,
-    userId,
+    teamId,
   ]);
   return res.rows[0];
 }
 
-/** The user's rule, locked until the transaction ends (an edit reads, checks and writes it). */
-export async function lockOwnAlert(tx: Queryable, userId: number, id: number): Promise<AlertRow | undefined> {
+/** The team's rule, locked until the transaction ends (an edit reads, checks and writes it). */
+export async function lockOwnAlert(tx: Queryable, teamId: number, id: number): Promise<AlertRow | undefined> {
   const res = await tx.query<AlertRow>(
-    `SELECT ${COLUMNS} FROM alerts WHERE id = $1 AND user_id = $2 FOR UPDATE`,
-    [id, userId],
+    `SELECT ${COLUMNS} FROM alerts WHERE id = $1 AND team_id = $2 FOR UPDATE`,
+    [id, teamId],
   );
   return res.rows[0];
 }
@@ -96,26 +96,26 @@ export async function changeThreshold(
   return res.rows[0]!;
 }
 
-export async function deleteAlert(db: Queryable, userId: number, id: number): Promise<boolean> {
-  return (await db.query('DELETE FROM alerts WHERE id = $1 AND user_id = $2', [id, userId])).rowCount === 1;
+export async function deleteAlert(db: Queryable, teamId: number, id: number): Promise<boolean> {
+  return (await db.query('DELETE FROM alerts WHERE id = $1 AND team_id = $2', [id, teamId])).rowCount === 1;
 }
 
 export async function setViewed(
   db: Queryable,
-  userId: number,
+  teamId: number,
   id: number,
   viewed: boolean,
 ): Promise<AlertRow | undefined> {
   const res = await db.query<AlertRow>(
-    `UPDATE alerts SET viewed = $3 WHERE id = $1 AND user_id = $2 RETURNING ${COLUMNS}`,
-    [id, userId, viewed],
+    `UPDATE alerts SET viewed = $3 WHERE id = $1 AND team_id = $2 RETURNING ${COLUMNS}`,
+    [id, teamId, viewed],
   );
   return res.rows[0];
 }
 
-/** Marks every unviewed rule of the user viewed; returns how many changed. */
-export async function markAllViewed(db: Queryable, userId: number): Promise<number> {
-  return (await db.query('UPDATE alerts SET viewed = true WHERE user_id = $1 AND NOT viewed', [userId]))
+/** Marks every unviewed rule of the team viewed; returns how many changed. */
+export async function markAllViewed(db: Queryable, teamId: number): Promise<number> {
+  return (await db.query('UPDATE alerts SET viewed = true WHERE team_id = $1 AND NOT viewed', [teamId]))
     .rowCount;
 }
 

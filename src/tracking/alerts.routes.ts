@@ -42,7 +42,7 @@ const PATCH_DESCRIPTION = [
 ].join('\n\n');
 
 const tags = ['tracking'];
-const config = { access: { auth: 'user' as const } };
+const config = { access: { auth: 'user' as const, team: 'content' as const } };
 
 export function registerAlertRoutes(app: App, alerts: AlertsService): void {
   registerRuleRoutes(app, alerts);

@@ -20,7 +20,7 @@ import type {
 } from './alerts.schemas.js';
 import { watchingMessage } from './messages.js';
 import { resolveThreshold } from './rules.js';
-import { lockUser } from './tracking.repo.js';
+import { lockTeam } from './tracking.repo.js';
 import type { Caller } from './tracking.service.js';
 
 export interface AlertsServiceDeps {
@@ -54,8 +54,8 @@ export class AlertsService {
     const row = await this.deps.db.transaction(async (tx) => {
       const game = await repo.catalogueGame(tx, input.game_id);
       if (!game) throw errors.notFound(`No game with universe id ${input.game_id} is in the catalogue.`);
-      await lockUser(tx, caller.userId);
-      if ((await repo.countAlerts(tx, caller.userId)) >= limit) {
+      await lockTeam(tx, caller.teamId);
+      if ((await repo.countAlerts(tx, caller.teamId)) >= limit) {
         throw errors.conflict(
           'limit_reached',
           `Your ${caller.plan} plan allows ${limit} alerts; delete one or upgrade to add more.`,
@@ -81,11 +81,11 @@ export class AlertsService {
   }
 
   async list(caller: Caller): Promise<{ alerts: ListedAlertT[] }> {
-    return { alerts: (await repo.listAlerts(this.deps.db, caller.userId)).map(listed) };
+    return { alerts: (await repo.listAlerts(this.deps.db, caller.teamId)).map(listed) };
   }
 
   async remove(caller: Caller, id: number): Promise<DeletedT> {
-    if (!(await repo.deleteAlert(this.deps.db, caller.userId, id))) throw notFound();
+    if (!(await repo.deleteAlert(this.deps.db, caller.teamId, id))) throw notFound();
     return { status: 'deleted' };
   }
 
@@ -98,7 +98,7 @@ export class AlertsService {
       throw errors.validation('body', 'body must include threshold, viewed or both');
     }
     const row = await this.deps.db.transaction(async (tx) => {
-      let current = await repo.lockOwnAlert(tx, caller.userId, id);
+      let current = await repo.lockOwnAlert(tx, caller.teamId, id);
       if (!current) throw notFound();
       if (patch.threshold !== undefined) {
         const threshold = resolveThreshold(current.type, patch.threshold);
@@ -110,7 +110,7 @@ export class AlertsService {
         }
       }
       if (patch.viewed !== undefined && patch.viewed !== current.viewed) {
-        current = (await repo.setViewed(tx, caller.userId, id, patch.viewed)) ?? current;
+        current = (await repo.setViewed(tx, caller.teamId, id, patch.viewed)) ?? current;
       }
       return current;
     });
@@ -118,11 +118,11 @@ export class AlertsService {
   }
 
   async markAllViewed(caller: Caller): Promise<ViewedAllT> {
-    return { status: 'viewed', count: await repo.markAllViewed(this.deps.db, caller.userId) };
+    return { status: 'viewed', count: await repo.markAllViewed(this.deps.db, caller.teamId) };
   }
 
   async events(caller: Caller, id: number, limit: number): Promise<AlertEventsT> {
-    if (!(await repo.ownAlert(this.deps.db, caller.userId, id))) throw notFound();
+    if (!(await repo.ownAlert(this.deps.db, caller.teamId, id))) throw notFound();
     const rows = await repo.listFirings(this.deps.db, id, limit);
     return {
       events: rows.map((r) => ({

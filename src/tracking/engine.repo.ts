@@ -15,11 +15,11 @@ export interface RuleRow {
   armed: boolean;
   state: RuleState | null;
   version: number;
-  /** The owner's stored plan; entitlements follow it only while the subscription allows (entitledPlan). */
+  /** The team owner's stored plan; entitlements follow it only while the subscription allows (entitledPlan). */
   plan: PlanName;
   subscription_status: SubscriptionStatus;
   subscription_status_since: Date;
-  /** 1 for the owner's oldest rule, 2 for the next … (rules past the plan's cap stay dormant). */
+  /** 1 for the team's oldest rule, 2 for the next … (rules past the plan's cap stay dormant). */
   ordinal: number;
 }
 
@@ -27,8 +27,10 @@ export async function readRules(db: Queryable): Promise<RuleRow[]> {
   const res = await db.query<RuleRow>(
     `SELECT a.id, a.user_id, a.team_id, a.universe_id, a.type, a.threshold, a.armed, a.state, a.version, u.plan,
             u.subscription_status, u.subscription_status_since,
-            (row_number() OVER (PARTITION BY a.user_id ORDER BY a.id))::int AS ordinal
-       FROM alerts a JOIN users u ON u.id = a.user_id
+            (row_number() OVER (PARTITION BY a.team_id ORDER BY a.id))::int AS ordinal
+       FROM alerts a
+       JOIN team_members o ON o.team_id = a.team_id AND o.role = 'owner'
+       JOIN users u ON u.id = o.user_id
       ORDER BY a.id`,
   );
   return res.rows;

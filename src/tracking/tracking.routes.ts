@@ -3,7 +3,12 @@ import { errors } from '../errors.js';
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
 import type { Principal } from '../identity.js';
-import { type TrackResultT, UniverseParams, type UntrackResultT } from './tracking.schemas.js';
+import {
+  type TrackedListT,
+  type TrackResultT,
+  UniverseParams,
+  type UntrackResultT,
+} from './tracking.schemas.js';
 import type { Caller, TrackingService } from './tracking.service.js';
 
 const TRACK_DESCRIPTION = [
@@ -26,7 +31,22 @@ export function caller(p: Principal): Caller {
 
 export function registerTrackingRoutes(app: App, tracking: TrackingService): void {
   const tags = ['tracking'];
-  const config = { access: { auth: 'user' as const } };
+  const config = { access: { auth: 'user' as const, team: 'content' as const } };
+
+  app.get(
+    '/api/track',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'The games tracked in the team the request acts in, with its plan caps',
+        description:
+          "X-Team-Id picks the team (your personal team without it, whose list /api/auth/me's tracked_games also shows). The caps are the plan's that applies there: inside a shared team, the team's.",
+        response: { 200: Type.Ref('TrackedList') },
+      },
+    },
+    async (request): Promise<TrackedListT> => tracking.list(caller(request.principal)),
+  );
 
   app.post(
     '/api/track/:universe_id',

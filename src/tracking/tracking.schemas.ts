@@ -1,6 +1,7 @@
 /** TypeBox schemas of the tracking endpoints; field names exactly as spec/interface.md §2 spells them. */
 import { type Static, Type } from 'typebox';
-import { Id } from '../http/schemas.js';
+import { Id, OneOf } from '../http/schemas.js';
+import { PLANS } from '../plans.js';
 
 export const UniverseParams = Type.Object({
   universe_id: Id('Universe (experience) id of the game'),
@@ -30,7 +31,24 @@ export const UntrackResult = Type.Object(
   { $id: 'UntrackResult', title: 'UntrackResult', additionalProperties: false },
 );
 
-export const trackingSchemas = [TrackResult, UntrackResult];
+export const TrackedList = Type.Object(
+  {
+    tracked_games: Type.Array(Type.Integer(), {
+      description:
+        'Universe ids the team tracks, oldest first (the personal team: the same list as /api/auth/me).',
+    }),
+    tracked_count: Type.Integer({ minimum: 0 }),
+    plan: OneOf(PLANS, {
+      description: "The plan whose caps apply here: the team's (its owner's), or yours.",
+    }),
+    limit: Type.Integer({ minimum: 0, description: 'Tracked-game cap of that plan.' }),
+    alerts_limit: Type.Integer({ minimum: 0, description: 'Alert-rule cap of that plan.' }),
+  },
+  { $id: 'TrackedList', title: 'TrackedList', additionalProperties: false },
+);
+
+export const trackingSchemas = [TrackResult, UntrackResult, TrackedList];
+export type TrackedListT = Static<typeof TrackedList>;
 
 export type TrackResultT = Static<typeof TrackResult>;
 export type UntrackResultT = Static<typeof UntrackResult>;

@@ -11,7 +11,7 @@ import { catalogueUpsert, upsertGames } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import type { GameVotes, PlatformGame, PlatformSource } from '../platform/index.js';
 import * as repo from './tracking.repo.js';
-import type { TrackResultT, UntrackResultT } from './tracking.schemas.js';
+import type { TrackedListT, TrackResultT, UntrackResultT } from './tracking.schemas.js';
 
 export interface TrackingServiceDeps {
   db: Db;
@@ -33,23 +33,36 @@ export class TrackingService {
     const limit = this.deps.entitlements.plans[caller.plan].trackedGames;
     await this.ensureInCatalogue(universeId);
     const count = await this.deps.db.transaction(async (tx) => {
-      await repo.lockUser(tx, caller.userId);
-      if (await repo.isTracked(tx, caller.userId, universeId)) return repo.countTracked(tx, caller.userId);
-      const n = await repo.countTracked(tx, caller.userId);
+      await repo.lockTeam(tx, caller.teamId);
+      if (await repo.isTracked(tx, caller.teamId, universeId)) return repo.countTracked(tx, caller.teamId);
+      const n = await repo.countTracked(tx, caller.teamId);
       if (n >= limit) {
         throw errors.conflict(
           'limit_reached',
           `Your ${caller.plan} plan tracks up to ${limit} games; untrack one or upgrade to track more.`,
         );
       }
-      await repo.insertTracked(tx, caller.userId, universeId, this.deps.clock.now());
+      await repo.insertTracked(tx, caller, universeId, this.deps.clock.now());
       return n + 1;
     });
     return { status: 'tracked', universe_id: universeId, tracked_count: count, limit };
   }
 
+  /** The team's tracked games (oldest first) and the caps of the plan that applies there. */
+  async list(caller: Caller): Promise<TrackedListT> {
+    const ids = await repo.listTracked(this.deps.db, caller.teamId);
+    const e = this.deps.entitlements.plans[caller.plan];
+    return {
+      tracked_games: ids,
+      tracked_count: ids.length,
+      plan: caller.plan,
+      limit: e.trackedGames,
+      alerts_limit: e.alerts,
+    };
+  }
+
   async untrack(caller: Caller, universeId: number): Promise<UntrackResultT> {
-    await repo.deleteTracked(this.deps.db, caller.userId, universeId);
+    await repo.deleteTracked(this.deps.db, caller.teamId, universeId);
     return { status: 'untracked', universe_id: universeId };
   }
 

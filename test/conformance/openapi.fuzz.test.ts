@@ -455,6 +455,11 @@ function violations(pathKey: string, method: string, op: Operation, s: Sent): st
   }
   const schema = documented.content?.['application/json']?.schema;
   if (!schema) return out;
+  // A response documented with several media types (JSON or a CSV download) may be any of them.
+  const mediaType = String(s.res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
+  if (mediaType !== 'application/json' && documented.content?.[mediaType]) return out;
   if (!String(s.res.headers['content-type'] ?? '').startsWith('application/json')) {
     out.push(`content-type ${s.res.headers['content-type']} is not application/json`);
     return out;

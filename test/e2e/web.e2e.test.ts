@@ -2,9 +2,10 @@
  * The web app end to end: the real server with its embedded defaults (fresh data dir, simulated
  * market, demo accounts) and the built app, driven in headless Chromium.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2e, seriousViolations, settle, startE2e } from '../helpers/web.js';
+import { type E2e, mailedToken, seriousViolations, settle, startE2e } from '../helpers/web.js';
 import { demoPages, prepareDemo } from '../helpers/web-demo.js';
 
 /** The real Creator Hub export (MIT, see test/fixtures/realdata/SOURCES.md). */
@@ -239,6 +240,182 @@ describe('web app', () => {
   });
 });
 
+/** A new account through the API (an Explorer with an unconfirmed address). */
+async function register(page: Page, email: string, password: string): Promise<void> {
+  const res = await page.request.post('/api/auth/register', {
+    data: { email, password },
+    headers: { origin: e.url },
+  });
+  if (res.status() !== 200) throw new Error(`register answered ${res.status()}: ${await res.text()}`);
+}
+
+async function loginStatus(email: string, password: string): Promise<number> {
+  const res = await fetch(`${e.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: e.url },
+    body: JSON.stringify({ email, password }),
+  });
+  return res.status;
+}
+
+describe('teams and account mail', () => {
+  it('creates a team, invites a user who signs in from the link and accepts, changes their role, and reads it all in the audit log', async () => {
+    const { page: owner } = await e.newPage();
+    await e.signIn(owner, 'enterprise@demo.test');
+    await owner.goto('/team');
+    const create = owner.getByTestId('create-team');
+    await create.getByLabel('Team name').fill('E2E Studio');
+    await create.getByRole('button', { name: 'Create team' }).click();
+    // Created and chosen: the page shows the team, the switcher has it.
+    await owner.getByTestId('team-settings').getByRole('heading', { name: 'E2E Studio' }).waitFor();
+    expect(await owner.getByTestId('team-seats').textContent()).toBe('1 of 25');
+    expect(await owner.getByTestId('team-role').textContent()).toBe('Owner');
+    expect(await owner.getByTestId('team-switcher').locator('option:checked').textContent()).toBe(
+      'E2E Studio (owner)',
+    );
+
+    const invite = owner.getByTestId('invite-form');
+    await invite.getByLabel('E-mail').fill('explorer@demo.test');
+    await invite.getByLabel('Role').selectOption('viewer');
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await invite.getByText('Invitation sent to explorer@demo.test.').waitFor();
+    await owner.getByTestId('team-invites').getByText('explorer@demo.test').waitFor();
+    const token = await mailedToken(e, 'explorer@demo.test', '/team/accept');
+
+    // The invitee (an Explorer) opens the link signed out, signs in from it, is back, and accepts.
+    const { page: invitee } = await e.newPage();
+    await invitee.goto(`/team/accept?token=${encodeURIComponent(token)}`);
+    await invitee.getByRole('link', { name: 'Sign in to accept' }).click();
+    await invitee.waitForURL(/\/signin\?next=/);
+    await signInThroughForm(invitee, 'explorer@demo.test', e.demoPassword);
+    await invitee.waitForURL(/\/team\/accept\?token=/);
+    await invitee.getByRole('button', { name: 'Accept the invitation' }).click();
+    await invitee.getByTestId('accept-done').waitFor();
+    expect(await invitee.getByTestId('accept-done').textContent()).toContain(
+      'You joined E2E Studio as viewer.',
+    );
+    await invitee.getByRole('link', { name: 'Open the team' }).click();
+    // A viewer: the team and its members, no invite form or role selects, a way to leave.
+    await invitee.getByTestId('team-members').getByText('enterprise@demo.test').waitFor();
+    expect(await invitee.getByTestId('team-role').textContent()).toBe('Viewer');
+    expect(await invitee.getByTestId('invite-form').count()).toBe(0);
+    expect(await invitee.getByTestId('team-members').locator('select').count()).toBe(0);
+    await invitee.getByRole('button', { name: 'Leave the team' }).waitFor();
+
+    // The owner makes them an editor; the invitation is gone from the pending list.
+    await owner.reload();
+    await owner.getByTestId('team-members').getByText('explorer@demo.test').waitFor();
+    expect(await owner.getByTestId('team-invites').count()).toBe(0);
+    expect(await owner.getByTestId('team-seats').textContent()).toBe('2 of 25');
+    await owner.getByLabel('Role of explorer@demo.test').selectOption('editor');
+    await owner.getByTestId('team-members').getByText('Saved').waitFor();
+
+    // An editor cannot read the audit log, and is told so.
+    await invitee.goto('/team/audit');
+    await invitee.getByTestId('audit-forbidden').waitFor();
+    expect(await invitee.getByTestId('audit-forbidden').textContent()).toContain(
+      'Your role in E2E Studio (editor) cannot read the audit log',
+    );
+
+    // The owner reads every entry, newest first, filters to the role change, downloads the CSV.
+    await owner.goto('/team/audit');
+    const rows = owner.locator('[data-testid="audit-table"] tbody tr');
+    await rows.first().waitFor();
+    expect(
+      await rows
+        .locator('[data-action]')
+        .evaluateAll((cells) => cells.map((c) => c.getAttribute('data-action'))),
+    ).toEqual(['member.role_changed', 'invite.accepted', 'invite.created', 'team.created']);
+    const change = await rows.first().locator('td').allInnerTexts();
+    expect(change.slice(1)).toEqual([
+      'enterprise@demo.test',
+      'Role changed',
+      'explorer@demo.test',
+      '127.0.0.1',
+      'role: viewer → editor',
+    ]);
+    await owner.getByTestId('audit-action').selectOption('member.role_changed');
+    await expect.poll(() => rows.count()).toBe(1);
+    const [download] = await Promise.all([
+      owner.waitForEvent('download'),
+      owner.getByTestId('audit-csv').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^audit_team-\d+\.csv$/);
+    const csv = readFileSync(await download.path(), 'utf8')
+      .trim()
+      .split(/\r?\n/);
+    expect(csv).toHaveLength(2);
+    expect(csv[0]).toMatch(/^id,at,team_id,actor_id,actor_email,/);
+    expect(csv[1]).toContain('member.role_changed');
+
+    // The team pages in a shared team have no serious accessibility problem either.
+    const found: string[] = [];
+    for (const [page, path] of [
+      [owner, '/team'],
+      [owner, '/team/audit'],
+      [invitee, '/team'],
+    ] as const) {
+      await page.goto(path);
+      await settle(page);
+      for (const v of await seriousViolations(page)) found.push(`${path}: ${v}`);
+    }
+    expect(found).toEqual([]);
+
+    // Back to the personal team: the team page lists the memberships again.
+    await owner.goto('/team');
+    await owner.getByTestId('team-settings').waitFor();
+    await owner.getByTestId('team-switcher').selectOption('');
+    await owner.getByTestId('memberships-table').getByText('E2E Studio').waitFor();
+  }, 90_000);
+
+  it('resets a forgotten password from the mailed link, signs in with it, and changes it on the account page', async () => {
+    const email = `forgetful-${Date.now()}@example.com`;
+    const { page } = await e.newPage();
+    await register(page, email, 'first password 1');
+    await page.goto('/forgot-password');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page
+      .getByText(`If an account uses ${email}, a link to reset its password is on its way.`)
+      .waitFor();
+    const token = await mailedToken(e, email, '/reset-password');
+    await page.goto(`/reset-password?token=${encodeURIComponent(token)}`);
+    await page.getByLabel('New password', { exact: true }).fill('second password 2');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await page.getByText('Your password is changed and every session has ended.').waitFor();
+    expect(await loginStatus(email, 'first password 1')).toBe(401);
+    await page.goto('/signin');
+    await signInThroughForm(page, email, 'second password 2');
+    await page.waitForURL('**/market');
+
+    await page.goto('/account');
+    await page.getByLabel('Current password').fill('second password 2');
+    await page.getByLabel('New password', { exact: true }).fill('third password 3');
+    await page.getByLabel('Confirm the new password').fill('third password 3');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByTestId('password-changed').waitFor();
+    // Still signed in here (the answer is a new session), and the new password is the one.
+    await page.reload();
+    await page.locator('.account-email', { hasText: email }).waitFor();
+    expect(await loginStatus(email, 'second password 2')).toBe(401);
+    expect(await loginStatus(email, 'third password 3')).toBe(200);
+  }, 60_000);
+
+  it('confirms the e-mail address from the mailed link, and the banner goes', async () => {
+    const email = `unconfirmed-${Date.now()}@example.com`;
+    const { page } = await e.newPage();
+    await register(page, email, 'first password 1');
+    await e.signIn(page, email, 'first password 1');
+    await page.goto('/account');
+    await page.locator('.verify-banner').waitFor();
+    const token = await mailedToken(e, email, '/verify-email');
+    await page.goto(`/verify-email?token=${encodeURIComponent(token)}`);
+    await page.getByText('Your e-mail address is confirmed').waitFor();
+    expect(await page.locator('.verify-banner').count()).toBe(0);
+    expect((await (await page.request.get('/api/auth/me')).json()).email_verified).toBe(true);
+  }, 60_000);
+});
+
 describe('accessibility', () => {
   it('finds no serious or critical axe-core violation on any page, on a desktop and on a phone', async () => {
     const demo = await prepareDemo(e.url, 'enterprise@demo.test', e.demoPassword, { days: 14, players: 60 });
@@ -261,7 +438,7 @@ describe('accessibility', () => {
     }
     // Signed out: the sign-in and registration forms and the public market.
     const anonymous = await e.newPage();
-    for (const path of ['/signin', '/register', '/market', '/genres']) {
+    for (const path of ['/signin', '/register', '/market', '/genres', '/team/accept?token=demo']) {
       await anonymous.page.goto(path);
       await settle(anonymous.page);
       for (const v of await seriousViolations(anonymous.page)) found.push(`${path} (signed out): ${v}`);

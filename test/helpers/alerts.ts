@@ -26,6 +26,10 @@ export async function insertOwner(db: Db, plan: PlanName = 'Explorer'): Promise<
      VALUES ($1, 'x', $2, $3, $4, now()) RETURNING id`,
     [email, plan, plan === 'Explorer' ? 'none' : 'active', teamId],
   );
+  await db.query(
+    `INSERT INTO team_members (team_id, user_id, role, joined_at) VALUES ($1, $2, 'owner', now())`,
+    [teamId, user.rows[0]!.id],
+  );
   return { userId: user.rows[0]!.id, teamId, plan };
 }
 

@@ -30,6 +30,16 @@ export async function insertUser(
   const hasColumn = await db.query(
     "SELECT 1 FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'email_verified_at'",
   );
+  // On a database migrated past 0037 the user owns their personal team (team_members).
+  const hasMembers = await db.query(
+    "SELECT 1 FROM information_schema.tables WHERE table_name = 'team_members'",
+  );
+  if (hasMembers.rowCount > 0) {
+    await db.query(
+      `INSERT INTO team_members (team_id, user_id, role, joined_at) VALUES ($1, $2, 'owner', now())`,
+      [teamId, user.rows[0]!.id],
+    );
+  }
   if (hasColumn.rows.length > 0 && options.verified !== false) {
     await db.query('UPDATE users SET email_verified_at = now() WHERE id = $1', [user.rows[0]!.id]);
   }
@@ -49,7 +59,8 @@ export async function insertWebhook(
   box: SecretBox = testSecrets,
 ): Promise<number> {
   const res = await db.query<{ id: number }>(
-    'INSERT INTO webhooks (user_id, url, secret, created_at) VALUES ($1, $2, $3, now()) RETURNING id',
+    `INSERT INTO webhooks (user_id, team_id, url, secret, created_at)
+     SELECT id, team_id, $2, $3, now() FROM users WHERE id = $1 RETURNING id`,
     [userId, url, box.seal(secret)],
   );
   return res.rows[0]!.id;

@@ -261,9 +261,14 @@ export const NASTY_SEGMENTS: readonly string[] = [
   '',
 ];
 
-/** encodeURIComponent that survives lone surrogates (sent as the raw, invalid UTF-8 escape). */
+/**
+ * encodeURIComponent that survives lone surrogates (sent as the raw, invalid UTF-8 escape). A
+ * segment of "." or ".." (or %2E, %2E%2E) cannot be sent at all: URL resolution removes it
+ * (`/a/./b` is `/a/b`) before the request leaves, so it gets a trailing "_".
+ */
 export function encodeSegment(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+  if (text === '.' || text === '..') return `${text}_`;
   try {
     return encodeURIComponent(text);
   } catch {

@@ -1,6 +1,7 @@
 /**
  * A signed-in account with something on every page: tracked games, alert rules, a saved Dev Lens
- * report of the real Creator Hub export, and SDK events for two games (scripts/sdk-demo.ts). Used
+ * report of the real Creator Hub export, SDK events for two games (scripts/sdk-demo.ts), and a
+ * shared team (the team page lists it; its creation is in the audit log). Used
  * by the accessibility pass and `npm run screenshots`. Signing in through the API ends the
  * account's other sessions, so call it before the browser signs in.
  */
@@ -19,6 +20,8 @@ export interface DemoState {
   reportId: number;
   /** The SDK games (game_id) with events. */
   sdkGames: string[];
+  /** The shared team the account owns. */
+  teamId: number;
 }
 
 async function call<T>(
@@ -80,7 +83,9 @@ export async function prepareDemo(
     { base, headers: { authorization: `Bearer ${token}` } },
     { days: sdk.days, players: sdk.players, now: new Date() },
   );
+  const team = await call<{ id: number }>(base, token, 'POST', '/api/team', { name: 'Demo Studio' });
   return {
+    teamId: team.id,
     games: trending.games.map((g) => g.place_id),
     reportId: reports.reports[0]!.id,
     sdkGames: seeded.games,
@@ -103,6 +108,8 @@ export function demoPages(demo: DemoState): [string, string][] {
     ['sdk', '/sdk'],
     ...SDK_VIEW_IDS.map((v): [string, string] => [`sdk-${v}`, `/sdk/${sdk}/${v}`]),
     ['account', '/account'],
+    ['team', '/team'],
+    ['team-audit', '/team/audit'],
     ['admin', '/admin'],
   ];
 }

@@ -154,3 +154,22 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
+
+/**
+ * The token of the last `path` link (/team/accept, /reset-password, /verify-email) mailed to
+ * `email`: the embedded server's mail goes to the outbox table.
+ */
+export async function mailedToken(e: Pick<E2e, 'server'>, email: string, path: string): Promise<string> {
+  const link = new RegExp(`${path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\?token=([A-Za-z0-9_%-]+)`);
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await e.server.db.query<{ body: string }>(
+      'SELECT body FROM outbox WHERE to_address = $1 ORDER BY id DESC LIMIT 1',
+      [email],
+    );
+    const match = link.exec(rows[0]?.body ?? '');
+    if (match) return decodeURIComponent(match[1]!);
+    if (Date.now() > until) throw new Error(`no ${path} link mailed to ${email}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -57,40 +57,40 @@ export interface OutboxRow {
 
 export async function insertWebhook(
   db: Queryable,
-  w: { userId: number; url: string; sealedSecret: string; createdAt: Date },
+  w: { userId: number; teamId: number; url: string; sealedSecret: string; createdAt: Date },
 ): Promise<WebhookRow> {
   const res = await db.query<WebhookRow>(
-    `INSERT INTO webhooks (user_id, url, secret, created_at) VALUES ($1, $2, $3, $4)
+    `INSERT INTO webhooks (user_id, team_id, url, secret, created_at) VALUES ($1, $5, $2, $3, $4)
      RETURNING id, url, created_at`,
-    [w.userId, w.url, w.sealedSecret, w.createdAt],
+    [w.userId, w.url, w.sealedSecret, w.createdAt, w.teamId],
   );
   return res.rows[0]!;
 }
 
-export async function countWebhooks(db: Queryable, userId: number): Promise<number> {
-  const res = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE user_id = $1', [
-    userId,
+export async function countWebhooks(db: Queryable, teamId: number): Promise<number> {
+  const res = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE team_id = $1', [
+    teamId,
   ]);
   return res.rows[0]!.n;
 }
 
-export async function listWebhooks(db: Queryable, userId: number): Promise<WebhookRow[]> {
+export async function listWebhooks(db: Queryable, teamId: number): Promise<WebhookRow[]> {
   return (
-    await db.query<WebhookRow>('SELECT id, url, created_at FROM webhooks WHERE user_id = $1 ORDER BY id', [
-      userId,
+    await db.query<WebhookRow>('SELECT id, url, created_at FROM webhooks WHERE team_id = $1 ORDER BY id', [
+      teamId,
     ])
   ).rows;
 }
 
-export async function webhookIdsOfUser(db: Queryable, userId: number): Promise<number[]> {
+export async function webhookIdsOfTeam(db: Queryable, teamId: number): Promise<number[]> {
   return (
-    await db.query<{ id: number }>('SELECT id FROM webhooks WHERE user_id = $1 ORDER BY id', [userId])
+    await db.query<{ id: number }>('SELECT id FROM webhooks WHERE team_id = $1 ORDER BY id', [teamId])
   ).rows.map((r) => r.id);
 }
 
-/** Deletes the user's webhook (its deliveries go with it); false when it is not theirs. */
-export async function deleteWebhook(db: Queryable, userId: number, id: number): Promise<boolean> {
-  const res = await db.query('DELETE FROM webhooks WHERE id = $1 AND user_id = $2', [id, userId]);
+/** Deletes the team's webhook (its deliveries go with it); false when it is not the team's. */
+export async function deleteWebhook(db: Queryable, teamId: number, id: number): Promise<boolean> {
+  const res = await db.query('DELETE FROM webhooks WHERE id = $1 AND team_id = $2', [id, teamId]);
   return res.rowCount > 0;
 }
 
@@ -120,8 +120,8 @@ export async function replaceStoredSecret(
   return res.rowCount > 0;
 }
 
-export async function isWebhookOwner(db: Queryable, userId: number, id: number): Promise<boolean> {
-  const res = await db.query('SELECT 1 FROM webhooks WHERE id = $1 AND user_id = $2', [id, userId]);
+export async function isTeamWebhook(db: Queryable, teamId: number, id: number): Promise<boolean> {
+  const res = await db.query('SELECT 1 FROM webhooks WHERE id = $1 AND team_id = $2', [id, teamId]);
   return res.rowCount > 0;
 }
 
@@ -143,21 +143,21 @@ export async function listWebhookDeliveries(
 }
 
 /**
- * Queues a test delivery (no firing, no alert: both null), due at once, to the user's webhook;
- * undefined when the webhook is not theirs. One statement, so a webhook deleted meanwhile is
+ * Queues a test delivery (no firing, no alert: both null), due at once, to the team's webhook;
+ * undefined when the webhook is not the team's. One statement, so a webhook deleted meanwhile is
  * simply not found.
  */
 export async function insertTestDelivery(
   db: Queryable,
-  d: { userId: number; webhookId: number; payload: Record<string, unknown>; now: Date },
+  d: { teamId: number; webhookId: number; payload: Record<string, unknown>; now: Date },
 ): Promise<DeliveryLogRow | undefined> {
   const res = await db.query<DeliveryLogRow>(
     `INSERT INTO deliveries (firing_id, alert_id, user_id, channel, webhook_id, payload, fired_at,
                              next_attempt_at, created_at)
      SELECT NULL, NULL, w.user_id, 'webhook', w.id, $3::jsonb, $4::timestamptz, $4, $4 FROM webhooks w
-      WHERE w.id = $2 AND w.user_id = $1
+      WHERE w.id = $2 AND w.team_id = $1
      RETURNING ${LOG_COLUMNS}`,
-    [d.userId, d.webhookId, JSON.stringify(d.payload), d.now],
+    [d.teamId, d.webhookId, JSON.stringify(d.payload), d.now],
   );
   return res.rows[0];
 }

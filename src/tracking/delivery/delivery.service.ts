@@ -137,7 +137,7 @@ async function enqueueFiring(
     }
   }
   if (!channels.includes('webhook')) return;
-  for (const webhookId of await repo.webhookIdsOfUser(tx, firing.userId)) {
+  for (const webhookId of await repo.webhookIdsOfTeam(tx, firing.teamId)) {
     await repo.insertDelivery(tx, { ...base, channel: 'webhook', webhookId });
   }
 }

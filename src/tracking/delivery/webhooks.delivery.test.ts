@@ -196,7 +196,8 @@ describe.each(testEngines())('webhook delivery (%s)', (engine) => {
     receivers.push(r);
     const owner = await insertUser(t.db, 'Studio');
     const res = await t.db.query<{ id: number }>(
-      `INSERT INTO webhooks (user_id, url, secret, created_at) VALUES ($1, $2, $3, now()) RETURNING id`,
+      `INSERT INTO webhooks (user_id, team_id, url, secret, created_at)
+       SELECT id, team_id, $2, $3, now() FROM users WHERE id = $1 RETURNING id`,
       [owner.userId, r.url, `plain:${SECRET}`],
     );
     const id = res.rows[0]!.id;

@@ -23,7 +23,7 @@ const PAYLOAD_NOTE =
   'Each firing is POSTed as JSON `{event: "alert.fired", alert_id, firing_id, type, universe_id, message, fired_at, details}` with `X-Svc-Timestamp` (unix seconds) and `X-Svc-Signature: sha256=<hex HMAC-SHA256(secret, timestamp + "." + raw body)>`; 10 s timeout; a 2xx delivers, 408/429/5xx/timeouts retry (1 min doubling to 1 h, for 24 h after the firing), other 4xx fail at once. POST /api/webhooks/{id}/test sends a sample marked `"test": true`.';
 
 const tags = ['webhooks'];
-const access = { auth: 'user' as const };
+const access = { auth: 'user' as const, team: 'content' as const };
 
 /** The webhook endpoints; the caller's principal decides whose webhooks they see. */
 export function registerWebhookRoutes(app: App, deps: WebhooksDeps): void {
@@ -66,7 +66,7 @@ function registerListRoute(app: App, deps: WebhooksDeps): void {
         response: { 200: Type.Array(Type.Ref('Webhook')) },
       },
     },
-    async (request): Promise<WebhookT[]> => listWebhooks(deps, requireUser(request.principal).userId),
+    async (request): Promise<WebhookT[]> => listWebhooks(deps, requireUser(request.principal).teamId),
   );
 }
 
@@ -83,7 +83,7 @@ function registerDeleteRoute(app: App, deps: WebhooksDeps): void {
       },
     },
     async (request) => {
-      await deleteWebhook(deps, requireUser(request.principal).userId, request.params.id);
+      await deleteWebhook(deps, requireUser(request.principal).teamId, request.params.id);
       return { status: 'deleted' as const };
     },
   );
@@ -103,8 +103,8 @@ function registerDeliveriesRoute(app: App, deps: WebhooksDeps): void {
       },
     },
     async (request): Promise<WebhookDeliveryT[]> => {
-      const { userId } = requireUser(request.principal);
-      return listDeliveries(deps, userId, request.params.id, request.query.limit);
+      const { teamId } = requireUser(request.principal);
+      return listDeliveries(deps, teamId, request.params.id, request.query.limit);
     },
   );
 }

@@ -67,18 +67,19 @@ async function validateUrl(deps: WebhooksDeps, raw: string): Promise<string> {
 
 export async function createWebhook(
   deps: WebhooksDeps,
-  owner: { userId: number; plan: PlanName },
+  owner: { userId: number; teamId: number; plan: PlanName },
   body: CreateWebhookBodyT,
 ): Promise<WebhookT> {
   if (!deps.entitlements.plans[owner.plan].alertDelivery.includes('webhook')) {
     throw errors.planUpgradeRequired(webhookPlan(deps.entitlements), 'Webhook delivery');
   }
   const url = await validateUrl(deps, body.url);
-  if ((await repo.countWebhooks(deps.db, owner.userId)) >= MAX_WEBHOOKS_PER_USER) {
+  if ((await repo.countWebhooks(deps.db, owner.teamId)) >= MAX_WEBHOOKS_PER_USER) {
     throw errors.conflict('limit_reached', `You can register at most ${MAX_WEBHOOKS_PER_USER} webhooks.`);
   }
   const row = await repo.insertWebhook(deps.db, {
     userId: owner.userId,
+    teamId: owner.teamId,
     url,
     sealedSecret: deps.secrets.seal(body.secret),
     createdAt: deps.clock.now(),
@@ -86,21 +87,21 @@ export async function createWebhook(
   return webhook(row);
 }
 
-export async function listWebhooks(deps: WebhooksDeps, userId: number): Promise<WebhookT[]> {
-  return (await repo.listWebhooks(deps.db, userId)).map(webhook);
+export async function listWebhooks(deps: WebhooksDeps, teamId: number): Promise<WebhookT[]> {
+  return (await repo.listWebhooks(deps.db, teamId)).map(webhook);
 }
 
-export async function deleteWebhook(deps: WebhooksDeps, userId: number, id: number): Promise<void> {
-  if (!(await repo.deleteWebhook(deps.db, userId, id))) throw errors.notFound('No such webhook.');
+export async function deleteWebhook(deps: WebhooksDeps, teamId: number, id: number): Promise<void> {
+  if (!(await repo.deleteWebhook(deps.db, teamId, id))) throw errors.notFound('No such webhook.');
 }
 
 export async function listDeliveries(
   deps: WebhooksDeps,
-  userId: number,
+  teamId: number,
   id: number,
   limit: number,
 ): Promise<WebhookDeliveryT[]> {
-  if (!(await repo.isWebhookOwner(deps.db, userId, id))) throw errors.notFound('No such webhook.');
+  if (!(await repo.isTeamWebhook(deps.db, teamId, id))) throw errors.notFound('No such webhook.');
   return (await repo.listWebhookDeliveries(deps.db, id, limit)).map(logEntry);
 }
 
@@ -111,7 +112,7 @@ export async function listDeliveries(
  */
 export async function sendTestDelivery(
   deps: WebhooksDeps,
-  owner: { userId: number; plan: PlanName },
+  owner: { teamId: number; plan: PlanName },
   id: number,
 ): Promise<WebhookDeliveryT> {
   if (!deps.entitlements.plans[owner.plan].alertDelivery.includes('webhook')) {
@@ -119,7 +120,7 @@ export async function sendTestDelivery(
   }
   const now = deps.clock.now();
   const row = await repo.insertTestDelivery(deps.db, {
-    userId: owner.userId,
+    teamId: owner.teamId,
     webhookId: id,
     payload: testPayload(now),
     now,
