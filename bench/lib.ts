@@ -8,6 +8,8 @@ import autocannon from 'autocannon';
 
 /** The account `bench/server.ts app` creates for authenticated figures. */
 export const BENCH_USER = { email: 'bench@example.com', password: 'bench password 0123' };
+/** Audit entries `bench/server.ts teams` writes into the bench team. */
+export const TEAM_AUDIT_ROWS = 100_000;
 
 export interface Figure {
   suite: string;

@@ -13,6 +13,7 @@ import { httpSuite } from './http.bench.js';
 import { ingestSuite } from './ingest.bench.js';
 import type { Figure, Suite } from './lib.js';
 import { marketSuite } from './market.bench.js';
+import { teamsSuite } from './teams.bench.js';
 import { webSuite } from './web.bench.js';
 
 const SUITES: Suite[] = [
@@ -23,6 +24,7 @@ const SUITES: Suite[] = [
   devlensSuite,
   ingestSuite,
   analyticsSuite,
+  teamsSuite,
   webSuite,
 ];
 

@@ -22,7 +22,7 @@ import { Scheduler } from '../src/jobs/index.js';
 import { startServer } from '../src/main.js';
 import { backfill, refreshViews } from '../src/market/index.js';
 import { createPlatformSource } from '../src/platform/index.js';
-import { BENCH_USER } from './lib.js';
+import { BENCH_USER, TEAM_AUDIT_ROWS } from './lib.js';
 
 const kind = process.argv[2];
 
@@ -34,7 +34,7 @@ if (kind === 'bare') {
   const port = typeof address === 'object' && address ? address.port : 0;
   process.stdout.write(`READY http://127.0.0.1:${port}\n`);
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
-} else if (kind === 'app' || kind === 'market') {
+} else if (kind === 'app' || kind === 'market' || kind === 'teams') {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   // Limits far above what the load generator can send: the benchmark measures work, not 429s.
   const unlimited = Object.fromEntries(
@@ -57,7 +57,12 @@ if (kind === 'bare') {
     await refreshViews(server.db, now, { force: true });
   }
   const { accounts } = server.services.accounts;
-  await accounts.createUser({ email: BENCH_USER.email, password: BENCH_USER.password });
+  const user = await accounts.createUser({
+    email: BENCH_USER.email,
+    password: BENCH_USER.password,
+    ...(kind === 'teams' ? { plan: 'Enterprise' as const } : {}),
+  });
+  if (kind === 'teams') await seedTeam(server, user.id);
   process.stdout.write(`READY ${server.url}\n`);
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
 } else if (kind === 'ingest-floor') {
@@ -140,4 +145,32 @@ if (kind === 'bare') {
 } else {
   process.stderr.write('usage: tsx bench/server.ts bare|app|market|ingest-floor|ingest-sync|ingest-async\n');
   process.exit(2);
+}
+
+/**
+ * The teams bench's data: a shared team owned by the bench user with 24 more members, and
+ * TEAM_AUDIT_ROWS audit entries in it (every 100th a role change), written in one statement.
+ */
+async function seedTeam(server: Awaited<ReturnType<typeof startServer>>, ownerId: number): Promise<void> {
+  const { teams } = server.services;
+  const team = await teams.create({ userId: ownerId, ip: '127.0.0.1' }, 'Bench Studio');
+  const { accounts } = server.services.accounts;
+  for (let i = 0; i < 24; i++) {
+    const u = await accounts.createUser({
+      email: `member${i}@example.com`,
+      password: 'bench member password',
+    });
+    await server.db.query(
+      `INSERT INTO team_members (team_id, user_id, role, joined_at) VALUES ($1, $2, 'viewer', now())`,
+      [team.id, u.id],
+    );
+  }
+  await server.db.query(
+    `INSERT INTO audit_log (at, team_id, actor_id, actor_email, action, target_type, target_id, ip, user_agent, after)
+     SELECT now() - make_interval(secs => $2 - g), $1, $3, 'bench@example.com',
+            CASE WHEN g % 100 = 0 THEN 'member.role_changed' ELSE 'member.signed_in' END,
+            'user', $4, '127.0.0.1', 'bench', '{"method":"password"}'::jsonb
+       FROM generate_series(1, $2) g`,
+    [team.id, TEAM_AUDIT_ROWS, ownerId, String(ownerId)],
+  );
 }

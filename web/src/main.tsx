@@ -8,6 +8,7 @@ import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { ApiError } from './api/client';
 import { ME_KEY } from './lib/session';
+import { bindTeamSelection } from './lib/team';
 import { routes } from './routes';
 import './styles.css';
 
@@ -39,6 +40,9 @@ const client: QueryClient = new QueryClient({
     },
   }),
 });
+
+// The team switcher's choice follows the signed-in user; choosing a team reloads the team's data.
+bindTeamSelection(client);
 
 const router = createBrowserRouter(routes);
 

@@ -1,11 +1,13 @@
 /**
  * The typed API client: openapi-fetch over the paths generated from the server's /openapi.json
  * (schema.d.ts), sending through the session fetch (cookies, CSRF, refresh single flight).
- * `unwrap` turns an error reply into an ApiError carrying the API's {detail, code}.
+ * `unwrap` turns an error reply into an ApiError carrying the API's {detail, code}. Every request
+ * carries the team switcher's choice as X-Team-Id (team.ts), added here and nowhere else.
  */
 import createClient from 'openapi-fetch';
 import type { components, paths } from './schema';
 import { CSRF_COOKIE, createSessionFetch, REFRESH_PATH, readCookie } from './session';
+import { createTeamSelection } from './team';
 
 export type { components, paths };
 export type Schemas = components['schemas'];
@@ -30,8 +32,24 @@ export function onSessionLost(listener: Listener): () => void {
 
 const origin = typeof window === 'undefined' ? 'http://localhost' : window.location.origin;
 
+function browserStorage(): Storage | undefined {
+  try {
+    return typeof window === 'undefined' ? undefined : window.localStorage;
+  } catch {
+    return undefined; // storage disabled: the choice lasts until the page is reloaded
+  }
+}
+
+/** The team the app acts in; lib/team.tsx keeps it in step with the signed-in user. */
+export const teamSelection = createTeamSelection(browserStorage());
+
 export const sessionFetch = createSessionFetch({
-  fetch: (request) => fetch(request),
+  fetch: async (request) => {
+    const sent = teamSelection.withHeader(request);
+    const response = await fetch(sent);
+    await teamSelection.observe(sent, response);
+    return response;
+  },
   csrfToken: () => (typeof document === 'undefined' ? undefined : readCookie(document.cookie, CSRF_COOKIE)),
   refreshUrl: `${origin}${REFRESH_PATH}`,
   onSessionLost: () => {

@@ -6,6 +6,7 @@ import { api, unwrap } from '../api/client';
 import { ME_KEY, SessionLostRedirect, useMe } from '../lib/session';
 import { UnreadBadge } from '../pages/tracking/UnreadBadge';
 import { ErrorState, Loading } from './states';
+import { CancelledTeamNotice, TeamSwitcher } from './TeamSwitcher';
 
 const NAV = [
   { to: '/market', label: 'Market' },
@@ -14,6 +15,7 @@ const NAV = [
   { to: '/tracking', label: 'Tracking', auth: true },
   { to: '/dev-lens', label: 'Dev Lens', auth: true },
   { to: '/sdk', label: 'SDK', auth: true },
+  { to: '/team', label: 'Team', auth: true },
 ] as const;
 
 export function Layout() {
@@ -71,6 +73,7 @@ export function Layout() {
           <div className="nav-user">
             {user ? (
               <>
+                <TeamSwitcher onSwitch={() => setOpen(false)} />
                 <NavLink to="/account" onClick={() => setOpen(false)} title={user.email}>
                   Account <span className="plan-badge">{user.plan}</span>
                 </NavLink>
@@ -99,6 +102,7 @@ export function Layout() {
         </nav>
       </header>
       {user && !user.email_verified ? <VerifyBanner /> : null}
+      {user ? <CancelledTeamNotice /> : null}
       <main id="main" tabIndex={-1}>
         {/* Pages wait for the session: a reload after svc_access expired refreshes it first (the
             me request), so public data is never fetched in the anonymous shape by mistake. */}

@@ -23,6 +23,16 @@ export function usePlans() {
 }
 
 export const ME_KEY = ['auth', 'me'] as const;
+export const TRACKED_KEY = ['tracked'] as const;
+
+/**
+ * GET /api/track: the games tracked in the team the app acts in (the switcher's X-Team-Id, or the
+ * personal team) and the caps of the plan that applies there (inside a shared team, the team's).
+ * Only for a signed-in user (`enabled`); a team switch resets it with the other team queries.
+ */
+export function useTracked(enabled: boolean) {
+  return useQuery({ queryKey: TRACKED_KEY, queryFn: () => unwrap(api.GET('/api/track')), enabled });
+}
 
 export function useMe() {
   return useQuery({

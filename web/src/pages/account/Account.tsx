@@ -1,13 +1,15 @@
 /**
  * Account: who you are, your plan and what every plan unlocks (upgrades are made by an
  * administrator: there is no checkout), and your API keys (create with scopes, the secret shown
- * once with a copy button, revoke).
+ * once with a copy button, revoke), linked sign-ins and a password change.
  */
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { PageHeader } from '../../components/Layout';
 import { RequireAuth, useMe, usePlans } from '../../lib/session';
 import { ApiKeys } from './ApiKeys';
+import { ChangePassword } from './ChangePassword';
+import { LinkedSignIns } from './LinkedSignIns';
 import { PlansTable } from './PlansTable';
 import { statusNote } from './plan-rows';
 
@@ -80,6 +82,8 @@ function AccountPage() {
     <div className="page account-page">
       <PageHeader title="Account" />
       <Profile />
+      <LinkedSignIns />
+      <ChangePassword />
       <Plans />
       <ApiKeys />
     </div>

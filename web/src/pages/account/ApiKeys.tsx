@@ -4,7 +4,7 @@
  */
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { api, type paths, type Schemas, unwrap } from '../../api/client';
 import { SecretOnce } from '../../components/SecretOnce';
 import { Empty, ErrorState, QueryView } from '../../components/states';

@@ -15,6 +15,7 @@ const explorer: PlanInfo = {
   monthly_sdk_events: 10_000,
   sdk_history_days: 30,
   read_rate_per_min: 60,
+  team_seats: 0,
 };
 const studio: PlanInfo = {
   ...explorer,

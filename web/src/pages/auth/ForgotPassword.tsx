@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { EmailField } from '../../components/EmailField';
 import { ErrorState } from '../../components/states';
 
 export function Component() {
@@ -26,17 +27,7 @@ export function Component() {
           <p>
             Enter the e-mail address of your account and we will mail you a link to choose a new password.
           </p>
-          <label>
-            E-mail
-            <input
-              type="email"
-              name="email"
-              autoComplete="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </label>
+          <EmailField value={email} onChange={setEmail} />
           {forgot.error ? <ErrorState error={forgot.error} /> : null}
           <button type="submit" className="button primary" disabled={forgot.isPending}>
             {forgot.isPending ? 'Sending…' : 'Send the link'}

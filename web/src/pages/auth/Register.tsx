@@ -2,8 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { EmailField } from '../../components/EmailField';
 import { ErrorState } from '../../components/states';
 import { safeNext } from '../../lib/forms';
+import { ProviderButtons } from './ProviderSignIn';
 import { useSignIn } from './SignIn';
 
 const PASSWORD_MIN = 10;
@@ -37,17 +39,7 @@ export function Component() {
       <h1>Create your account</h1>
       <p className="muted">Free on the Explorer plan: trending games, genre overview and search.</p>
       <form className="card stack" onSubmit={submit} aria-label="Create account">
-        <label>
-          E-mail
-          <input
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
+        <EmailField value={email} onChange={setEmail} />
         <label>
           Password
           <input
@@ -70,6 +62,7 @@ export function Component() {
           {register.isPending || signIn.isPending ? 'Creating…' : 'Create account'}
         </button>
       </form>
+      <ProviderButtons next={safeNext(params.get('next'))} verb="Sign up" />
       <p>
         Already have an account? <Link to="/signin">Sign in</Link>
       </p>

@@ -2,9 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
+import { EmailField } from '../../components/EmailField';
 import { ErrorState } from '../../components/states';
 import { safeNext } from '../../lib/forms';
 import { ME_KEY } from '../../lib/session';
+import { OAuthErrorNotice, ProviderButtons } from './ProviderSignIn';
 
 export function useSignIn() {
   const client = useQueryClient();
@@ -32,18 +34,9 @@ export function Component() {
     <div className="page narrow">
       <h1>Sign in</h1>
       {params.get('next') ? <p className="notice">Sign in to continue to {next}.</p> : null}
+      <OAuthErrorNotice code={params.get('oauth_error')} />
       <form className="card stack" onSubmit={submit} aria-label="Sign in">
-        <label>
-          E-mail
-          <input
-            type="email"
-            name="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
+        <EmailField value={email} onChange={setEmail} />
         <label>
           Password
           <input
@@ -63,6 +56,7 @@ export function Component() {
           {signIn.isPending ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <ProviderButtons next={next} verb="Sign in" />
       <p>
         No account yet?{' '}
         <Link to={`/register${params.get('next') ? `?next=${encodeURIComponent(next)}` : ''}`}>

@@ -11,7 +11,7 @@ import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading, QueryView, UpgradeCard } from '../../components/states';
 import { Time } from '../../components/Time';
 import { formatCompact, formatInteger, formatPercent, formatScore, formatUsd } from '../../lib/format';
-import { ME_KEY, useMe, usePlans } from '../../lib/session';
+import { ME_KEY, TRACKED_KEY, useMe, useTracked } from '../../lib/session';
 import { ccuChartOption } from './ccu-chart';
 
 type Game = Schemas['GameDetail'];
@@ -30,8 +30,8 @@ function Stat({ label, value, note }: { label: string; value: string; note?: str
 function TrackButton({ game }: { game: Game }) {
   const me = useMe();
   const client = useQueryClient();
-  const plans = usePlans();
-  const tracked = me.data?.tracked_games.includes(game.universe_id) ?? false;
+  const list = useTracked(Boolean(me.data));
+  const tracked = list.data?.tracked_games.includes(game.universe_id) ?? false;
   const [result, setResult] = useState<{ count: number; limit: number } | null>(null);
   const toggle = useMutation({
     mutationFn: async () => {
@@ -45,17 +45,19 @@ function TrackButton({ game }: { game: Game }) {
     },
     onSuccess: (r) => {
       setResult(r);
-      // The button and the count change together, before /api/auth/me is read again.
-      client.setQueryData(ME_KEY, (old: typeof me.data) =>
+      // The button and the count change together, before the list is read again.
+      client.setQueryData(TRACKED_KEY, (old: typeof list.data) =>
         old
           ? {
               ...old,
               tracked_games: r
                 ? [...old.tracked_games, game.universe_id]
                 : old.tracked_games.filter((u) => u !== game.universe_id),
+              tracked_count: r ? r.count : old.tracked_count - 1,
             }
           : old,
       );
+      void client.invalidateQueries({ queryKey: TRACKED_KEY });
       void client.invalidateQueries({ queryKey: ME_KEY });
     },
   });
@@ -66,8 +68,8 @@ function TrackButton({ game }: { game: Game }) {
       </Link>
     );
   }
-  const count = result?.count ?? me.data.tracked_games.length;
-  const limit = result?.limit ?? plans.data?.plans.find((p) => p.name === me.data?.plan)?.tracked_games;
+  const count = result?.count ?? list.data?.tracked_count ?? 0;
+  const limit = result?.limit ?? list.data?.limit;
   return (
     <div className="row" style={{ alignItems: 'center' }}>
       <button

@@ -6,7 +6,7 @@ import { type Column, DataTable } from '../../components/DataTable';
 import { GamePicker } from '../../components/GamePicker';
 import { Empty, ErrorState } from '../../components/states';
 import { formatCompact } from '../../lib/format';
-import { ME_KEY } from '../../lib/session';
+import { ME_KEY, TRACKED_KEY } from '../../lib/session';
 import { gameName } from './queries';
 import { type Alert, capLabel, type GameResult, rulesPerGame } from './tracking-data';
 
@@ -33,12 +33,20 @@ export function TrackedGames({
   const track = useMutation({
     mutationFn: (universeId: number) =>
       unwrap(api.POST('/api/track/{universe_id}', { params: { path: { universe_id: universeId } } })),
-    onSettled: () => client.invalidateQueries({ queryKey: ME_KEY }),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: TRACKED_KEY }),
+        client.invalidateQueries({ queryKey: ME_KEY }),
+      ]),
   });
   const untrack = useMutation({
     mutationFn: (universeId: number) =>
       unwrap(api.DELETE('/api/track/{universe_id}', { params: { path: { universe_id: universeId } } })),
-    onSettled: () => client.invalidateQueries({ queryKey: ME_KEY }),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: TRACKED_KEY }),
+        client.invalidateQueries({ queryKey: ME_KEY }),
+      ]),
   });
   const full = limit !== undefined && tracked.length >= limit;
   const counts = rulesPerGame(alerts);

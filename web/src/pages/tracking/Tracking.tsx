@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/Layout';
 import { ErrorState, Loading } from '../../components/states';
-import { RequireAuth, useMe, usePlans } from '../../lib/session';
+import { RequireAuth, useMe, usePlans, useTracked } from '../../lib/session';
 import { AlertFeed } from './AlertFeed';
 import { AlertRules } from './AlertRules';
 import { useAlerts, useGames } from './queries';
@@ -30,9 +30,11 @@ function TrackingPage() {
   const preselect = Number(params.get('game')) || null;
   const alerts = useAlerts();
   const plans = usePlans();
-  const tracked = me.data?.tracked_games ?? [];
+  const list = useTracked(Boolean(me.data));
+  const tracked = list.data?.tracked_games ?? [];
   const { games } = useGames(universeIds(tracked, alerts.data ?? []));
-  const plan = planOf(plans.data?.plans, me.data?.plan);
+  // Inside a shared team the team's plan sets the caps (GET /api/track says which).
+  const plan = planOf(plans.data?.plans, list.data?.plan ?? me.data?.plan);
   const tabLink = (s: Section) => (s === 'games' ? '?' : `?tab=${s}`);
   const addAlert = (universeId: number) => setParams({ tab: 'rules', game: String(universeId) });
 

@@ -43,6 +43,7 @@ const plan = (name: PlanInfo['name'], delivery: PlanInfo['alert_delivery'], trac
   monthly_sdk_events: 0,
   sdk_history_days: 7,
   read_rate_per_min: 60,
+  team_seats: 0,
 });
 
 describe('alert types', () => {
