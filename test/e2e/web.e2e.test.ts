@@ -279,7 +279,10 @@ describe('teams and account mail', () => {
     await invite.getByLabel('Role').selectOption('viewer');
     await invite.getByRole('button', { name: 'Send invitation' }).click();
     await invite.getByText('Invitation sent to explorer@demo.test.').waitFor();
-    await owner.getByTestId('team-invites').getByText('explorer@demo.test').waitFor();
+    await owner
+      .getByTestId('team-invites')
+      .getByRole('cell', { name: 'explorer@demo.test', exact: true })
+      .waitFor();
     const token = await mailedToken(e, 'explorer@demo.test', '/team/accept');
 
     // The invitee (an Explorer) opens the link signed out, signs in from it, is back, and accepts.
@@ -296,7 +299,10 @@ describe('teams and account mail', () => {
     );
     await invitee.getByRole('link', { name: 'Open the team' }).click();
     // A viewer: the team and its members, no invite form or role selects, a way to leave.
-    await invitee.getByTestId('team-members').getByText('enterprise@demo.test').waitFor();
+    await invitee
+      .getByTestId('team-members')
+      .getByRole('cell', { name: 'enterprise@demo.test', exact: true })
+      .waitFor();
     expect(await invitee.getByTestId('team-role').textContent()).toBe('Viewer');
     expect(await invitee.getByTestId('invite-form').count()).toBe(0);
     expect(await invitee.getByTestId('team-members').locator('select').count()).toBe(0);
@@ -304,7 +310,10 @@ describe('teams and account mail', () => {
 
     // The owner makes them an editor; the invitation is gone from the pending list.
     await owner.reload();
-    await owner.getByTestId('team-members').getByText('explorer@demo.test').waitFor();
+    await owner
+      .getByTestId('team-members')
+      .getByRole('cell', { name: 'explorer@demo.test', exact: true })
+      .waitFor();
     expect(await owner.getByTestId('team-invites').count()).toBe(0);
     expect(await owner.getByTestId('team-seats').textContent()).toBe('2 of 25');
     await owner.getByLabel('Role of explorer@demo.test').selectOption('editor');
@@ -365,7 +374,10 @@ describe('teams and account mail', () => {
     await owner.goto('/team');
     await owner.getByTestId('team-settings').waitFor();
     await owner.getByTestId('team-switcher').selectOption('');
-    await owner.getByTestId('memberships-table').getByText('E2E Studio').waitFor();
+    await owner
+      .getByTestId('memberships-table')
+      .getByRole('cell', { name: 'E2E Studio', exact: true })
+      .waitFor();
   }, 90_000);
 
   it('resets a forgotten password from the mailed link, signs in with it, and changes it on the account page', async () => {
