@@ -1,11 +1,13 @@
 /**
  * Fault tests of the SDK ingest pipeline on PostgreSQL + NATS, on PRIVATE servers (the shared
  * ones CI runs are never stopped): kill -9 the NATS ingest worker while 100,000 events flow (0 lost,
- * 0 stored twice); stop NATS (requests keep succeeding, synchronously); restart PostgreSQL
+ * 0 stored twice); kill -9 a serve process between its publishes and its commits (each event
+ * stored once, whether the database rolls the transactions back or commits them); stop NATS (requests keep succeeding, synchronously); restart PostgreSQL
  * mid-stream (no event acknowledged and then lost, none stored twice).
  * FAULT_SEED=<n> replays the kill test's random kill moment.
  */
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { type IngestKey, ingestKey, postEvents, sdkEvents } from '../../test/helpers/ingest.js';
@@ -18,6 +20,7 @@ import {
   type PrivatePostgres,
   privateNats,
   privatePostgres,
+  startIngestServe,
   startIngestWorker,
   type WorkerProcess,
 } from '../../test/helpers/services.js';
@@ -380,6 +383,119 @@ describe.skipIf(!DATABASE_URL || !hasNatsServer())('ingest faults: kill -9 of th
       expect(end.ackWaitMs).toBe(ACK_WAIT_MS);
     }
   }, 120_000);
+
+  /**
+   * A serve process killed -9 after its requests published their batches and before their commits.
+   * A test connection holds the team's usage row, which every request charges with its COMMIT
+   * (settle.ts), so all of them wait there with their messages in the stream. Two ways the database
+   * then ends each transaction, both exactly once:
+   * - `rollback`: the server checks the dead client while it waits (client_connection_check_interval)
+   *   and rolls back: the writers drop the messages (no claim), the client's retries are accepted;
+   * - `commit`: the COMMIT was already sent (pipelined with the charge), so it commits once the row
+   *   is free: the writers store the messages, the retries are deduped.
+   */
+  it.each(['rollback', 'commit'] as const)(
+    'stores each event once when a serve process is killed -9 between its publish and its commit (%s)',
+    async (outcome) => {
+      const app = t!;
+      const jsm = await nc!.jetstreamManager();
+      const k = await ingestKey(app, { plan: 'Studio' });
+      const dbName = new URL(app.testDb.url!).pathname.slice(1);
+      await app.testDb.db.exec(
+        `ALTER DATABASE "${dbName}" SET client_connection_check_interval = '${outcome === 'rollback' ? '100ms' : '0'}'`,
+      );
+      const serve = await startIngestServe({
+        DATABASE_URL: app.testDb.url!,
+        NATS_URL: nats!.url,
+        ENTITLEMENTS,
+      });
+      workers.push(serve);
+      const SIZE = 100;
+      const body = (b: number) =>
+        JSON.stringify({ api_key: k.key, events: sdkEvents(10_000_000 + b * SIZE + 1, SIZE) });
+      const post = (b: number) =>
+        fetch(`${serve.url}/api/sdk/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: body(b),
+        });
+      // Answered as usual first (the usage row exists from here on).
+      for (let b = 0; b < 5; b += 1) {
+        const res = await post(b);
+        expect([res.status, ((await res.json()) as Counts).accepted]).toEqual([202, SIZE]);
+      }
+      const published = (await jsStats(jsm)).published;
+      const holder = new pg.Client({ connectionString: app.testDb.url! });
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query('SELECT used FROM ingest_usage WHERE team_id = $1 FOR UPDATE', [k.teamId]);
+      const stuck = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
+      const inFlight = stuck.map((b) =>
+        post(b).then(
+          (r) => r.status,
+          () => 'no answer',
+        ),
+      );
+      await until('the held batches to reach the stream', 30_000, async () => {
+        return (await jsStats(jsm)).published >= published + stuck.length;
+      });
+      const waiting = async () =>
+        Number(
+          (
+            await holder.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+              [dbName],
+            )
+          ).rows[0]!.n,
+        );
+      expect(await waiting()).toBe(stuck.length);
+      await serve.kill9();
+      expect(await Promise.all(inFlight)).toEqual(stuck.map(() => 'no answer'));
+      // rollback: the server notices the dead client within the check interval and ends each wait.
+      if (outcome === 'rollback')
+        await until('the dead requests to roll back', 10_000, async () => (await waiting()) === 0);
+      else expect(await waiting()).toBe(stuck.length);
+      await holder.query('ROLLBACK');
+      await holder.end();
+      // The SDK sends every unanswered batch again (here to the in-process app).
+      for (const b of stuck) {
+        const res = await app.app.inject({
+          method: 'POST',
+          url: '/api/sdk/events',
+          headers: { 'content-type': 'application/json' },
+          payload: body(b),
+        });
+        expect(res.statusCode).toBe(202);
+        expect(res.json()).toEqual(
+          outcome === 'rollback'
+            ? { accepted: SIZE, rejected: 0, deduped: 0, errors: [] }
+            : { accepted: 0, rejected: 0, deduped: SIZE, errors: [] },
+        );
+      }
+      await until('the writers to empty the stream', 60_000, async () => {
+        await app.app.ingest.writer.flush();
+        const s = await jsStats(jsm);
+        return s.messages === 0 && s.ackPending === 0;
+      });
+      // 5 + 10 held + (rollback: 10 retried) messages reached the stream.
+      expect((await jsStats(jsm)).published).toBe(
+        published + stuck.length + (outcome === 'rollback' ? stuck.length : 0),
+      );
+      const ids = await app.testDb.db.query<{ n: number; distinct: number }>(
+        'SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS distinct FROM events WHERE team_id = $1',
+        [k.teamId],
+      );
+      expect(ids.rows[0]).toEqual({ n: 15 * SIZE, distinct: 15 * SIZE });
+      expect(await count(app.testDb.db, 'SELECT count(*)::int AS n FROM ingest_claims')).toBe(0);
+      const usage = await app.testDb.db.query<{ used: number }>(
+        'SELECT used::int FROM ingest_usage WHERE team_id = $1',
+        [k.teamId],
+      );
+      expect(usage.rows[0]!.used).toBe(15 * SIZE);
+      await app.testDb.db.exec(`ALTER DATABASE "${dbName}" RESET client_connection_check_interval`);
+    },
+    90_000,
+  );
 });
 
 describe.skipIf(!DATABASE_URL || !hasNatsServer())('ingest faults: NATS stops and comes back', () => {

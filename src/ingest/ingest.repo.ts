@@ -210,35 +210,105 @@ export async function createMonthPartition(q: Queryable, year: number, month: nu
   );
 }
 
-/** Queues `rows` for the analytics rollups (null: no rows): one sdk_rollup_inbox row per batch and
- * (platform, game, UTC day), which the rollup job folds in and deletes. Plain inserts: concurrent
- * batches share no row. */
-export function rollupInboxStatement(rows: readonly EventRow[]): Statement | null {
-  const keys = new Map<string, [string, string, string, string, number]>();
+/** One sdk_rollup_inbox row: a batch's events of one (platform, game, UTC day). */
+export type RollupKey = [
+  team: number,
+  platform: string,
+  game: string,
+  day: string,
+  receivedAt: string,
+  batch: number,
+];
+
+/** The distinct rollup keys of `rows` (what rollupInboxStatement queues). */
+export function rollupKeys(rows: readonly EventRow[]): RollupKey[] {
+  const keys = new Map<string, RollupKey>();
   for (const r of rows) {
     const day = r.ts.slice(0, 10);
-    keys.set(`${r.platform}\u0000${r.game_id}\u0000${day}\u0000${r.received_at}\u0000${r.batch}`, [
-      r.platform,
-      r.game_id,
-      day,
-      r.received_at,
-      r.batch,
-    ]);
+    keys.set(
+      `${r.team_id}\u0000${r.platform}\u0000${r.game_id}\u0000${day}\u0000${r.received_at}\u0000${r.batch}`,
+      [r.team_id, r.platform, r.game_id, day, r.received_at, r.batch],
+    );
   }
-  if (keys.size === 0) return null;
-  const list = [...keys.values()];
+  return [...keys.values()];
+}
+
+/** Queues batches for the analytics rollups (null: no keys): one sdk_rollup_inbox row per batch and
+ * (platform, game, UTC day), which the rollup job folds in and deletes. Plain inserts: concurrent
+ * batches share no row. */
+export function rollupInboxStatement(keys: readonly RollupKey[]): Statement | null {
+  if (keys.length === 0) return null;
   return {
     sql: `INSERT INTO sdk_rollup_inbox (team_id, platform, game_id, day, received_at, batch)
-          SELECT $1::bigint, * FROM unnest($2::text[], $3::text[], $4::date[], $5::timestamptz[], $6::bigint[])`,
+          SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::date[], $5::timestamptz[], $6::bigint[])`,
     params: [
-      rows[0]!.team_id,
-      list.map((k) => k[0]),
-      list.map((k) => k[1]),
-      list.map((k) => k[2]),
-      list.map((k) => k[3]),
-      list.map((k) => k[4]),
+      keys.map((k) => k[0]),
+      keys.map((k) => k[1]),
+      keys.map((k) => k[2]),
+      keys.map((k) => k[3]),
+      keys.map((k) => k[4]),
+      keys.map((k) => k[5]),
     ],
   };
+}
+
+/** The COPY of insertEvents, for rows already in COPY text (eventsCopyText): what a JetStream
+ * message carries, so the writer never parses a payload. */
+export async function insertEventsText(q: Queryable, copyText: string): Promise<void> {
+  if (copyText === '') return;
+  await q.copyIn(COPY_EVENTS, copyText);
+}
+
+/** Records claims of batches about to be published (state queued), in the request's transaction,
+ * before the publish: see migration 0040. */
+export async function insertClaims(
+  q: Queryable,
+  claims: readonly { id: number; events: number }[],
+  now: Date,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO ingest_claims (id, state, events, created_at)
+     SELECT id, 'queued', events, $3 FROM unnest($1::bigint[], $2::int[]) AS c(id, events)`,
+    [claims.map((c) => c.id), claims.map((c) => c.events), now],
+  );
+}
+
+/** Forgets claims (the request fell back to storing its rows itself): their messages, if the
+ * stream has them after all, are dropped by the writer. */
+export async function deleteClaims(q: Queryable, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await q.query('DELETE FROM ingest_claims WHERE id = ANY($1::bigint[])', [ids]);
+}
+
+/**
+ * The writer's side of migration 0040, in its transaction: which of the messages' claims are queued
+ * (to store now). Claims it does not find are inserted as void, which waits for a request still
+ * holding one (its commit makes it queued, its rollback lets the insert through); a claim held by
+ * another writer waits for that writer. Every claim named is then deleted with the transaction.
+ */
+export async function takeClaims(q: Queryable, ids: readonly number[], now: Date): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const r = await q.query<{ id: string | number; state: string }>(
+    `INSERT INTO ingest_claims (id, state, events, created_at)
+     SELECT id, 'void', 0, $2 FROM unnest($1::bigint[]) AS id
+     ON CONFLICT (id) DO UPDATE SET events = ingest_claims.events
+     RETURNING id, state`,
+    [sorted, now],
+  );
+  await q.query('DELETE FROM ingest_claims WHERE id = ANY($1::bigint[])', [sorted]);
+  return new Set(r.rows.filter((row) => row.state === 'queued').map((row) => Number(row.id)));
+}
+
+/** Batches accepted for JetStream before `before` and still not stored (the stream lost them, or
+ * no writer has run since): count and events. */
+export async function staleClaims(q: Queryable, before: Date): Promise<{ batches: number; events: number }> {
+  const r = await q.query<{ batches: number; events: number }>(
+    `SELECT count(*)::int AS batches, COALESCE(sum(events), 0)::int AS events
+       FROM ingest_claims WHERE state = 'queued' AND created_at < $1`,
+    [before],
+  );
+  return { batches: Number(r.rows[0]!.batches), events: Number(r.rows[0]!.events) };
 }
 
 /** Keeps an accepted batch (its rows as JSON text) until a writer moves it into `events`;

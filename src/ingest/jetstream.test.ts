@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'nats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AckPolicy, connect } from 'nats';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
-import { migratedDb, type TestDb } from '../../test/helpers/db.js';
+import { migratedDb, type TestDb, testEngines } from '../../test/helpers/db.js';
 import { eventRow, ingestKey, postEvents, sdkEvents, storedEvents } from '../../test/helpers/ingest.js';
 import { systemClock } from '../clock.js';
-import { type EventRow, insertOutbox } from './ingest.repo.js';
-import { decodeBatch, encodeBatch, JetStreamQueue } from './jetstream.js';
+import { type EventRow, eventsCopyText, insertClaims } from './ingest.repo.js';
+import { type BatchMessage, decodeMessage, encodeMessage, JetStreamQueue, packRows } from './jetstream.js';
 import { Partitions } from './partitions.js';
-import type { QueuedBatch } from './queue.js';
-import { IngestWriter, storeOutbox } from './writer.js';
+import { IngestWriter } from './writer.js';
 
 const NATS_URL = process.env.NATS_URL;
 
@@ -24,60 +23,229 @@ async function withJsm<T>(
   }
 }
 
-describe.skipIf(!NATS_URL)('JetStream ingest queue', () => {
+describe('JetStream ingest messages', () => {
+  const rows = [
+    eventRow(1, { payload: { note: 'tab\there, back\\slash' } }),
+    eventRow(2, { ts: '2026-11-24T01:00:00.000Z' }),
+  ];
+
+  it('carry a head line (claim, count, rollup keys) and the rows as COPY text', () => {
+    const wire = encodeMessage(42, rows);
+    const text = new TextDecoder().decode(wire);
+    const [head, ...lines] = text.split('\n');
+    expect(JSON.parse(head!)).toEqual({
+      v: 1,
+      claim: 42,
+      events: 2,
+      inbox: [
+        [1, 'platform_1', 'g', '2026-11-23', '2026-11-23T10:00:00.000Z', 7],
+        [1, 'platform_1', 'g', '2026-11-24', '2026-11-23T10:00:00.000Z', 7],
+      ],
+    });
+    expect(lines.join('\n')).toBe(eventsCopyText(rows));
+    const decoded = decodeMessage(wire);
+    expect(decoded).toEqual({
+      claim: 42,
+      events: 2,
+      inbox: JSON.parse(head!).inbox,
+      copyText: eventsCopyText(rows),
+    });
+  });
+
+  it.each([
+    ['no head line', 'just text'],
+    ['the head line is not JSON', '{nope\n'],
+    ['unknown version 2', '{"v":2,"claim":1,"events":0,"inbox":[]}\n'],
+    ['no claim id', '{"v":1,"claim":0,"events":0,"inbox":[]}\n'],
+    ['no event count', '{"v":1,"claim":1,"inbox":[]}\n'],
+    ['bad rollup keys', '{"v":1,"claim":1,"events":0,"inbox":[[1,"p"]]}\n'],
+    ['2 rows for 1 events', '{"v":1,"claim":1,"events":1,"inbox":[]}\na\nb\n'],
+  ])('refuse a message with %s', (reason, text) => {
+    expect(decodeMessage(new TextEncoder().encode(text))).toEqual({ malformed: reason });
+  });
+
+  it('split a batch too large for the server into messages that each fit, every row once', () => {
+    const many = Array.from({ length: 40 }, (_, i) => eventRow(i + 1, { payload: { pad: 'x'.repeat(200) } }));
+    let next = 100;
+    const packed = packRows(many, 3_000, () => next++);
+    expect(packed.length).toBeGreaterThan(3);
+    for (const p of packed) expect(p.data.byteLength).toBeLessThanOrEqual(3_000);
+    expect(new Set(packed.map((p) => p.claim)).size).toBe(packed.length);
+    // Each part is its own batch for the rollups (its claim id), the rows otherwise unchanged.
+    const parts = packed.map((p) => decodeMessage(p.data) as BatchMessage);
+    const relabelled = packed.flatMap((p, i) =>
+      many
+        .slice(
+          packed.slice(0, i).reduce((n, q) => n + q.events, 0),
+          packed.slice(0, i + 1).reduce((n, q) => n + q.events, 0),
+        )
+        .map((r) => ({ ...r, batch: p.claim })),
+    );
+    expect(parts.map((m) => m.copyText).join('')).toBe(eventsCopyText(relabelled));
+    expect(parts.map((m) => m.inbox.map((k) => k[5]))).toEqual(packed.map((p) => [p.claim]));
+    expect(packed.reduce((n, p) => n + p.events, 0)).toBe(40);
+    const whole = packRows(many, 1_000_000, () => 7);
+    expect(whole).toHaveLength(1);
+    expect((decodeMessage(whole[0]!.data) as BatchMessage).copyText).toBe(eventsCopyText(many));
+  });
+});
+
+describe.skipIf(!NATS_URL).each(testEngines())('JetStream ingest queue (%s)', (engine) => {
   const stream = `SVC_INGEST_T${randomBytes(4).toString('hex').toUpperCase()}`;
   let queue: JetStreamQueue;
   let t: TestDb;
+  let writer: IngestWriter;
+  const poison: string[] = [];
+  const circuit: boolean[] = [];
 
   beforeAll(async () => {
-    queue = await JetStreamQueue.connect({ url: NATS_URL!, stream, ackWaitMs: 2_000 });
-    t = await migratedDb('pglite');
+    queue = await JetStreamQueue.connect({
+      url: NATS_URL!,
+      stream,
+      ackWaitMs: 2_000,
+      probeMs: 100,
+      onPoison: (reason) => poison.push(reason),
+      onCircuit: (open) => circuit.push(open),
+    });
+    t = await migratedDb(engine);
+    writer = new IngestWriter({ db: t.db, clock: systemClock, queue });
+    await new Partitions().ensure(t.db, ['2026-11-23T09:00:00.000Z']);
   });
   afterAll(async () => {
     await queue.close();
     await t.dispose();
-    await withJsm((jsm) => jsm.streams.delete(stream));
+    await withJsm((jsm) => jsm.streams.delete(stream)).catch(() => {});
+  });
+  beforeEach(async () => {
+    await t.db.exec('DELETE FROM events; DELETE FROM sdk_rollup_inbox');
   });
 
-  /** Batches in the outbox (as the request leaves them), ready to publish. */
-  async function outboxed(...batches: EventRow[][]): Promise<QueuedBatch[]> {
-    await new Partitions().ensure(
-      t.db,
-      batches.flat().map((r) => r.ts),
+  const stored = async () =>
+    (await t.db.query<{ event_id: string }>('SELECT event_id FROM events ORDER BY event_id')).rows.map(
+      (r) => r.event_id,
     );
-    const out: QueuedBatch[] = [];
-    for (const rows of batches) {
-      const outboxId = await insertOutbox(t.db, JSON.stringify(rows), rows.length, new Date());
-      out.push({ outboxId, events: rows.length });
-    }
-    return out;
+  const claims = async () => (await t.db.query('SELECT id FROM ingest_claims')).rowCount;
+
+  /** What the request does for sink `stream`: claims, publish, then commit or roll back. */
+  async function request(rows: EventRow[], outcome: 'commit' | 'rollback'): Promise<void> {
+    await t.db
+      .transaction(async (tx) => {
+        const packed = queue.pack(rows);
+        await insertClaims(
+          tx,
+          packed.map((p) => ({ id: p.claim, events: p.events })),
+          new Date(),
+        );
+        await queue.send(packed);
+        if (outcome === 'rollback') throw new Error('the request died before its commit');
+      })
+      .catch((err: Error) => {
+        if (outcome === 'commit') throw err;
+      });
   }
 
-  it('redelivers a batch whose move failed, and a batch moved before is not stored again', async () => {
-    const [b1, b2] = await outboxed([eventRow(1), eventRow(2)], [eventRow(3)]);
-    await queue.publish(b1!);
-    await queue.publish(b2!);
-    expect(await queue.refreshDepth()).toBe(2);
-    const claim = await queue.next(5_000);
-    expect(claim!.selection).toEqual({ ids: [b1!.outboxId, b2!.outboxId] });
-    // A writer that moved the first batch, then died before acking either.
-    expect(await storeOutbox(t.db, { ids: [b1!.outboxId] })).toEqual({ batches: 1, events: 2 });
-    await claim!.retry();
-    expect(await queue.refreshDepth()).toBe(2);
-    const writer = new IngestWriter({ db: t.db, clock: systemClock, queue });
-    // The retry asked for redelivery after 1 s; the first batch's outbox row is gone: skipped.
-    await new Promise((r) => setTimeout(r, 1_200));
-    expect(await writer.flush()).toBe(1);
+  it('stores a committed batch once, with its rollup keys, and drops one whose request rolled back', async () => {
+    await request([eventRow(1, { batch: 1 }), eventRow(2, { batch: 1 })], 'commit');
+    await request([eventRow(3, { batch: 3 })], 'rollback');
+    await request([eventRow(4, { batch: 4 })], 'commit');
+    expect(await queue.refreshDepth()).toBe(3);
+    expect(await claims()).toBe(2);
+    expect(await writer.flush()).toBe(3);
+    expect(await stored()).toEqual(['evt-00000001', 'evt-00000002', 'evt-00000004']);
+    const inbox = await t.db.query<{ batch: string }>('SELECT batch FROM sdk_rollup_inbox ORDER BY batch');
+    expect(inbox.rows.map((r) => Number(r.batch))).toEqual([1, 4]);
     expect(await queue.refreshDepth()).toBe(0);
-    const stored = await t.db.query<{ event_id: string }>('SELECT event_id FROM events ORDER BY event_id');
-    expect(stored.rows.map((r) => r.event_id)).toEqual(['evt-00000001', 'evt-00000002', 'evt-00000003']);
-    expect((await t.db.query('SELECT 1 FROM ingest_outbox')).rowCount).toBe(0);
+    expect(await claims()).toBe(0);
   });
 
-  it('announces a batch with its outbox id and event count only: the rows stay in the outbox', () => {
-    const wire = encodeBatch({ outboxId: 123_456_789, events: 500 });
-    expect(new TextDecoder().decode(wire)).toBe('{"outboxId":123456789,"events":500}');
-    expect(decodeBatch(wire)).toEqual({ outboxId: 123_456_789, events: 500 });
+  it('stores nothing twice when a message comes back after its batch was written', async () => {
+    await request([eventRow(5), eventRow(6)], 'commit');
+    const claim = await queue.next(10_000);
+    // A writer that committed, then died before acking: the message is redelivered.
+    expect(await t.db.transaction((tx) => claim!.write(tx))).toEqual({ batches: 1, events: 2 });
+    await claim!.retry();
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(await writer.flush()).toBe(0);
+    expect(await queue.refreshDepth()).toBe(0);
+    expect(await stored()).toEqual(['evt-00000005', 'evt-00000006']);
+  });
+
+  it('hands a failed write out again, and drops a message it cannot read', async () => {
+    await request([eventRow(7)], 'commit');
+    const nc = await connect({ servers: NATS_URL });
+    await nc.jetstream().publish(`${stream}.events`, new TextEncoder().encode('garbage'));
+    await nc.close();
+    const claim = await queue.next(10_000);
+    expect(poison).toEqual(['no head line']);
+    await expect(
+      t.db.transaction(async (tx) => {
+        await claim!.write(tx);
+        throw new Error('the writer died');
+      }),
+    ).rejects.toThrow('the writer died');
+    await claim!.retry();
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(await writer.flush()).toBe(1);
+    expect(await stored()).toEqual(['evt-00000007']);
+  });
+
+  it.skipIf(engine === 'pglite')(
+    'waits for a request still in its transaction: stores the batch if it commits, drops it if not',
+    async () => {
+      for (const outcome of ['commit', 'rollback'] as const) {
+        await t.db.exec('DELETE FROM events');
+        let finish!: () => void;
+        const held = new Promise<void>((r) => {
+          finish = r;
+        });
+        let sent!: () => void;
+        const published = new Promise<void>((r) => {
+          sent = r;
+        });
+        const req = t.db
+          .transaction(async (tx) => {
+            const packed = queue.pack([eventRow(8), eventRow(9)]);
+            await insertClaims(
+              tx,
+              packed.map((p) => ({ id: p.claim, events: p.events })),
+              new Date(),
+            );
+            await queue.send(packed);
+            sent();
+            await held;
+            if (outcome === 'rollback') throw new Error('rolled back');
+          })
+          .catch(() => {});
+        await published;
+        // The writer takes the message while the request has not committed: it must wait.
+        const flushing = writer.flush();
+        await new Promise((r) => setTimeout(r, 300));
+        expect(await stored()).toEqual([]);
+        finish();
+        await req;
+        expect(await flushing).toBe(outcome === 'commit' ? 2 : 0);
+        expect(await stored()).toEqual(outcome === 'commit' ? ['evt-00000008', 'evt-00000009'] : []);
+        expect(await claims()).toBe(0);
+      }
+    },
+  );
+
+  it('opens its circuit on a failed publish (the route goes sync at once) and closes it once the stream answers', async () => {
+    const config = await withJsm((jsm) => jsm.streams.info(stream).then((i) => i.config));
+    await withJsm((jsm) => jsm.streams.delete(stream));
+    await expect(queue.send(queue.pack([eventRow(10)]))).rejects.toThrow();
+    expect(queue.healthy()).toBe(false);
+    expect(circuit).toEqual([true]);
+    await expect(queue.send(queue.pack([eventRow(11)]))).rejects.toThrow('not available');
+    await withJsm(async (jsm) => {
+      await jsm.streams.add(config);
+      await jsm.consumers.add(stream, { durable_name: `${stream}_writer`, ack_policy: AckPolicy.Explicit });
+    });
+    for (let i = 0; i < 50 && !queue.healthy(); i += 1) await new Promise((r) => setTimeout(r, 100));
+    expect(queue.healthy()).toBe(true);
+    expect(circuit).toEqual([true, false]);
+    await request([eventRow(12)], 'commit');
+    expect(await writer.flush()).toBe(1);
   });
 });
 

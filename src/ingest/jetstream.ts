@@ -1,13 +1,17 @@
 /**
- * The ingest queue on NATS JetStream (NATS_URL): each batch committed to the outbox is announced
- * as a small message (its outbox id and event count) on a file-backed work-queue stream, and a
- * durable pull consumer shared by every writer (serve and worker processes compete for messages)
- * hands them out. A message is acked after the writer's move committed; an unacked one is
- * redelivered (ack wait), and moving a batch twice stores nothing twice (queue.ts).
+ * The ingest queue on NATS JetStream (NATS_URL), the durable store of async batches: the request
+ * publishes an accepted batch's rows (as COPY text, ready for the writer) on a file-backed
+ * work-queue stream and waits for the stream's acknowledgement before it commits and answers 202
+ * (settle.ts, sink `stream`; the claims of migration 0040 make the writer store a message exactly
+ * when its request committed). A durable pull consumer shared by every writer (serve and worker
+ * processes compete for messages) hands them out; a message is acked after the writer's
+ * transaction committed, and an unacked one is redelivered (its claim is gone: nothing twice).
  *
  * It connects in the background (start(), retrying every few seconds): until it is connected, and
  * while the connection is down, it reports itself unhealthy and the route ingests synchronously,
- * so NATS being away never fails a request or delays start-up.
+ * so NATS being away never fails a request or delays start-up. A circuit opens on the first
+ * publish that fails or takes longer than `publishTimeoutMs` (250 ms): requests in flight fall back
+ * to sync then, later ones go sync at once, and a probe every `probeMs` closes it again.
  */
 import {
   AckPolicy,
@@ -19,8 +23,20 @@ import {
   RetentionPolicy,
   StorageType,
 } from 'nats';
+import type { Queryable } from '../db/index.js';
+import { newBatchId } from './batch.js';
+import {
+  type EventRow,
+  eventsCopyText,
+  insertEventsText,
+  type RollupKey,
+  rollupInboxStatement,
+  rollupKeys,
+  takeClaims,
+} from './ingest.repo.js';
 import { MAX_BATCH } from './ingest.schemas.js';
-import type { Claim, IngestQueue, QueuedBatch } from './queue.js';
+import type { Claim, StreamKind } from './queue.js';
+import type { Packed } from './settle.js';
 
 export interface JetStreamOptions {
   url: string;
@@ -30,22 +46,129 @@ export interface JetStreamOptions {
   highWaterMark?: number;
   /** How long a pulled message may stay unacked before it is redelivered. */
   ackWaitMs?: number;
+  /** How long a publish may wait for the stream's acknowledgement before the request stores its
+   * batch itself (and the circuit opens). */
+  publishTimeoutMs?: number;
+  /** How often an open circuit probes the stream. */
+  probeMs?: number;
   /** Told of each failed connection attempt (never with the URL: it may carry credentials). */
   onConnectError?: (err: unknown) => void;
+  /** Told once when the circuit opens and once when it closes. */
+  onCircuit?: (open: boolean) => void;
+  /** Told of a message that cannot be read (it is dropped). */
+  onPoison?: (reason: string) => void;
   retryMs?: number;
 }
 
 export const JETSTREAM_HIGH_WATER = 10_000;
+export const PUBLISH_TIMEOUT_MS = 250;
+/** Room left in a message for its headers and the protocol. */
+const HEADROOM = 4_096;
+/** The server's usual max_payload, until the connection says otherwise. */
+const DEFAULT_MAX_PAYLOAD = 1_048_576;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function encodeBatch(batch: QueuedBatch): Uint8Array {
-  return encoder.encode(JSON.stringify({ outboxId: batch.outboxId, events: batch.events }));
+/** The first line of a message; the rest is the batch's rows in COPY text (EVENT_COLUMNS order). */
+interface MessageHead {
+  v: 1;
+  claim: number;
+  events: number;
+  inbox: RollupKey[];
 }
 
-export function decodeBatch(data: Uint8Array): QueuedBatch {
-  const m = JSON.parse(decoder.decode(data)) as Partial<QueuedBatch>;
-  return { outboxId: Number(m.outboxId), events: Number(m.events ?? 0) };
+/** A message as the writer reads it. */
+export interface BatchMessage {
+  claim: number;
+  events: number;
+  inbox: RollupKey[];
+  copyText: string;
+}
+
+/** One message: the head line, then the COPY text of `rows`. */
+export function encodeMessage(claim: number, rows: readonly EventRow[]): Uint8Array {
+  const head: MessageHead = { v: 1, claim, events: rows.length, inbox: rollupKeys(rows) };
+  return encoder.encode(`${JSON.stringify(head)}\n${eventsCopyText(rows)}`);
+}
+
+const isKey = (k: unknown): k is RollupKey =>
+  Array.isArray(k) &&
+  k.length === 6 &&
+  Number.isSafeInteger(k[0]) &&
+  typeof k[1] === 'string' &&
+  typeof k[2] === 'string' &&
+  typeof k[3] === 'string' &&
+  /^\d{4}-\d{2}-\d{2}$/.test(k[3]) &&
+  typeof k[4] === 'string' &&
+  Number.isSafeInteger(k[5]);
+
+/** The message, or why it cannot be read (a message of another version or format). */
+export function decodeMessage(data: Uint8Array): BatchMessage | { malformed: string } {
+  const nl = data.indexOf(10);
+  if (nl < 0) return { malformed: 'no head line' };
+  let head: Partial<MessageHead>;
+  try {
+    head = JSON.parse(decoder.decode(data.subarray(0, nl))) as Partial<MessageHead>;
+  } catch {
+    return { malformed: 'the head line is not JSON' };
+  }
+  if (head.v !== 1) return { malformed: `unknown version ${JSON.stringify(head.v)}` };
+  if (!Number.isSafeInteger(head.claim) || (head.claim ?? 0) <= 0) return { malformed: 'no claim id' };
+  if (!Number.isSafeInteger(head.events) || (head.events ?? -1) < 0) return { malformed: 'no event count' };
+  if (!Array.isArray(head.inbox) || !head.inbox.every(isKey)) return { malformed: 'bad rollup keys' };
+  const copyText = decoder.decode(data.subarray(nl + 1));
+  let lines = 0;
+  for (let i = copyText.indexOf('\n'); i >= 0; i = copyText.indexOf('\n', i + 1)) lines += 1;
+  if (lines !== head.events || (copyText.length > 0 && !copyText.endsWith('\n'))) {
+    return { malformed: `${lines} rows for ${head.events} events` };
+  }
+  return { claim: head.claim!, events: head.events!, inbox: head.inbox, copyText };
+}
+
+/** `rows` as messages of at most `maxBytes` each (halved until they fit; one row always fits: a
+ * request body is at most 1 MB). The parts of a split batch each get their own batch id (their
+ * claim id): the rollup job finds a batch's events by it, and a part may be written before the
+ * next one. */
+export function packRows(
+  rows: readonly EventRow[],
+  maxBytes: number,
+  newClaim: () => number = newBatchId,
+  part = false,
+): Packed[] {
+  if (rows.length === 0) return [];
+  const claim = newClaim();
+  const own = part ? rows.map((r) => ({ ...r, batch: claim })) : rows;
+  const data = encodeMessage(claim, own);
+  if (data.byteLength <= maxBytes || rows.length === 1) return [{ claim, events: rows.length, data }];
+  const half = Math.ceil(rows.length / 2);
+  return [
+    ...packRows(rows.slice(0, half), maxBytes, newClaim, true),
+    ...packRows(rows.slice(half), maxBytes, newClaim, true),
+  ];
+}
+
+/**
+ * The writer's transaction for the messages it was handed: the claims of those whose request
+ * committed (takeClaims), their rows in one COPY and their rollup keys in one insert.
+ */
+export async function storeMessages(
+  tx: Queryable,
+  messages: readonly BatchMessage[],
+  now: Date,
+): Promise<{ batches: number; events: number }> {
+  const mine = await takeClaims(
+    tx,
+    messages.map((m) => m.claim),
+    now,
+  );
+  const taken = messages.filter((m) => mine.has(m.claim));
+  // A claim named twice (a redelivered message handed out with its first copy) stores once.
+  const once = [...new Map(taken.map((m) => [m.claim, m])).values()];
+  if (once.length === 0) return { batches: 0, events: 0 };
+  await insertEventsText(tx, once.map((m) => m.copyText).join(''));
+  const queued = rollupInboxStatement(once.flatMap((m) => m.inbox));
+  if (queued) await tx.query(queued.sql, queued.params);
+  return { batches: once.length, events: once.reduce((s, m) => s + m.events, 0) };
 }
 
 interface Connection {
@@ -53,12 +176,15 @@ interface Connection {
   js: JetStreamClient;
 }
 
-export class JetStreamQueue implements IngestQueue {
+export class JetStreamQueue implements StreamKind {
   readonly kind = 'jetstream' as const;
   readonly highWaterMark: number;
   private readonly names: { stream: string; subject: string; durable: string };
   private conn: Connection | undefined;
   private up = false;
+  /** The circuit: open after a failed or slow publish, until a probe succeeds. */
+  private tripped = false;
+  private probe: NodeJS.Timeout | undefined;
   private pending = 0;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
@@ -149,11 +275,61 @@ export class JetStreamQueue implements IngestQueue {
     return this.pending;
   }
 
-  async publish(batch: QueuedBatch): Promise<void> {
-    if (!this.conn) throw new Error('the ingest queue is not connected');
-    // Resolves on the stream's ack: the message is on disk on the server.
-    await this.conn.js.publish(this.names.subject, encodeBatch(batch));
-    this.pending += 1;
+  /** The batch's messages, sized for this server's max_payload. */
+  pack(rows: readonly EventRow[]): Packed[] {
+    const max = this.conn?.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+    return packRows(rows, max - HEADROOM);
+  }
+
+  /** Publishes every message and resolves on the stream's acks (the messages are on disk on the
+   * server); the claim id is the message id, so a publish the client retries is stored once. Opens
+   * the circuit on a failure or a timeout. */
+  async send(packed: readonly Packed[]): Promise<void> {
+    const conn = this.conn;
+    if (!conn || this.tripped) throw new Error('the ingest queue is not available');
+    const timeout = this.options.publishTimeoutMs ?? PUBLISH_TIMEOUT_MS;
+    try {
+      await Promise.all(
+        packed.map((p) => conn.js.publish(this.names.subject, p.data, { msgID: String(p.claim), timeout })),
+      );
+    } catch (err) {
+      this.trip();
+      throw err;
+    }
+    this.pending += packed.length;
+  }
+
+  /** Opens the circuit and probes the stream every probeMs until it answers. */
+  private trip(): void {
+    if (this.tripped || this.closed) return;
+    this.tripped = true;
+    this.options.onCircuit?.(true);
+    const probe = () => {
+      this.probe = setTimeout(() => {
+        void this.reachable().then((ok) => {
+          if (this.closed) return;
+          if (!ok) return probe();
+          this.tripped = false;
+          this.probe = undefined;
+          this.options.onCircuit?.(false);
+        });
+      }, this.options.probeMs ?? 1_000);
+      this.probe.unref();
+    };
+    probe();
+  }
+
+  /** Whether the stream answers within the publish timeout's order (its consumer's info). */
+  private async reachable(): Promise<boolean> {
+    const conn = this.conn;
+    if (!conn || conn.nc.isClosed()) return false;
+    try {
+      const jsm = await conn.nc.jetstreamManager({ timeout: 1_000 });
+      await jsm.consumers.info(this.names.stream, this.names.durable);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** In messages (batches of at most 500 events), as last known. */
@@ -162,7 +338,7 @@ export class JetStreamQueue implements IngestQueue {
   }
 
   healthy(): boolean {
-    return this.up && this.conn !== undefined && !this.conn.nc.isClosed();
+    return this.up && !this.tripped && this.conn !== undefined && !this.conn.nc.isClosed();
   }
 
   async next(maxEvents: number): Promise<Claim | null> {
@@ -180,14 +356,28 @@ export class JetStreamQueue implements IngestQueue {
       if (taken.length >= max) break;
     }
     if (taken.length === 0) return null;
+    const messages: BatchMessage[] = [];
+    const readable: JsMsg[] = [];
+    for (const m of taken) {
+      const decoded = decodeMessage(m.data);
+      if ('malformed' in decoded) {
+        // Never redelivered: no writer could read it either.
+        this.options.onPoison?.(decoded.malformed);
+        m.term();
+        continue;
+      }
+      messages.push(decoded);
+      readable.push(m);
+    }
     return {
-      selection: { ids: taken.map((m) => decodeBatch(m.data).outboxId) },
-      // Waits for the server's confirmation: only then is the message gone for good.
+      write: (tx) => storeMessages(tx, messages, new Date()),
+      // A lost ack only means a redelivery, which finds no claim and stores nothing.
       done: async () => {
-        await Promise.all(taken.map((m) => m.ackAck()));
+        for (const m of readable) m.ack();
+        this.pending = Math.max(0, this.pending - readable.length);
       },
       retry: async () => {
-        for (const m of taken) m.nak(1_000);
+        for (const m of readable) m.nak(1_000);
       },
     };
   }
@@ -195,6 +385,7 @@ export class JetStreamQueue implements IngestQueue {
   async close(): Promise<void> {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
+    if (this.probe) clearTimeout(this.probe);
     const nc = this.conn?.nc;
     if (nc && !nc.isClosed()) await nc.drain();
   }

@@ -13,9 +13,11 @@
  *   5. prepare           the ts window (no older than the raw-event retention), repeats inside
  *                        the batch, the months' `events` partitions
  *   6. dedupe and charge event ids (per team, ever), the monthly quota (retry later when nothing
- *                        is left), player countries, and the write: into `events` (sync) or the
- *                        outbox (async), in one transaction (settle.ts)
- *   7. enqueue           async: announce the committed batch to the queue; when the queue refuses
+ *                        is left), player countries, and the write, in one transaction
+ *                        (settle.ts): into `events` (sync); async on JetStream, onto the stream
+ *                        before the commit (into `events` when the stream fails: the answer says
+ *                        sync); async embedded, into the outbox
+ *   7. enqueue           async embedded: count the committed outbox batch; when the queue refuses
  *                        it, store it now instead (the answer says sync)
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -116,7 +118,9 @@ export async function runIngest(
   const events = decode(request);
   if (!events.ok) return withRate(events.stop);
   const prepared = await prepareBatch(deps, validateBatch(events.value), receivedAt);
-  const sink: Sink = mode === 'async' && queueHasRoom(deps.queue) ? 'outbox' : 'events';
+  const queue = deps.queue;
+  const sink: Sink =
+    mode === 'async' && queueHasRoom(queue) ? (queue.kind === 'jetstream' ? 'stream' : 'outbox') : 'events';
   const ctx = {
     teamId: key.value.teamId,
     keyId: key.value.keyId,
@@ -125,7 +129,9 @@ export async function runIngest(
   };
   const settled = await dedupeAndCharge(deps, key.value, prepared, ctx, sink);
   if (!settled.ok) return withRate(settled.stop);
-  const written = sink === 'outbox' ? await enqueue(deps, settled.value) : 'sync';
+  const stored = settled.value.stored;
+  const written: IngestMode =
+    stored === 'outbox' ? await enqueue(deps, settled.value) : stored === 'stream' ? 'async' : 'sync';
   const counts = countsOf(prepared, settled.value);
   deps.log?.info(
     { team: key.value.teamId, key: key.value.keyId, mode: written, ...counts, errors: counts.errors.length },
@@ -214,7 +220,7 @@ async function prepareBatch(
 // 6. ----------------------------------------------------------------------------------------------
 
 async function dedupeAndCharge(
-  deps: Pick<PipelineDeps, 'db' | 'entitlements'>,
+  deps: Pick<PipelineDeps, 'db' | 'entitlements' | 'queue'>,
   key: IngestKey,
   prepared: Prepared,
   ctx: Parameters<typeof settleBatch>[1]['ctx'],
@@ -227,6 +233,7 @@ async function dedupeAndCharge(
     candidates: prepared.candidates,
     ctx,
     sink,
+    carrier: deps.queue.kind === 'jetstream' ? deps.queue : undefined,
   });
   if ('quotaUsedUp' in settled) {
     return later({
@@ -245,7 +252,7 @@ async function dedupeAndCharge(
  * exactly once: the batch is stored by whoever deletes its outbox row). Should this process die
  * first, the row is still in the outbox for the writers. */
 async function enqueue(deps: PipelineDeps, settled: Settled): Promise<IngestMode> {
-  if (settled.outboxId === undefined) return 'async';
+  if (settled.outboxId === undefined || deps.queue.kind !== 'outbox') return 'async';
   const batch = { outboxId: settled.outboxId, events: settled.rows.length };
   const published = await deps.queue.publish(batch).then(
     () => true,

@@ -1,35 +1,40 @@
 /**
- * The ingest queue between the request (validated, deduped, quota charged, its batch committed to
- * the `ingest_outbox` table) and the writer (moves batches into `events`). Two kinds:
+ * The ingest queue between the request (validated, deduped, quota charged) and the writer (stores
+ * batches in `events`). Two kinds:
  *
- * - `outbox` (embedded, no NATS_URL): the outbox table itself is the queue. Writers claim its
- *   oldest rows with FOR UPDATE SKIP LOCKED, so any number of serve and worker processes on one
- *   database share it, and a crash loses nothing: a claim that did not commit leaves the rows.
- * - `jetstream` (NATS_URL, jetstream.ts): each committed batch is also announced on a JetStream
- *   work queue, which spreads the batches over the writers of many processes.
- *
- * Either way a batch is stored exactly when its outbox row is deleted (repo.moveOutbox), so a
- * message delivered twice, or a batch stored by another path first, stores nothing twice.
+ * - `outbox` (embedded, no NATS_URL): the request commits the batch's rows to the `ingest_outbox`
+ *   table, which is the queue. Writers claim its oldest rows with FOR UPDATE SKIP LOCKED, so any
+ *   number of serve and worker processes on one database share it, and a crash loses nothing: a
+ *   claim that did not commit leaves the rows. A batch is stored exactly when its outbox row is
+ *   deleted (repo.moveOutbox).
+ * - `jetstream` (NATS_URL, jetstream.ts): the request publishes the rows to a JetStream work queue
+ *   (the durable store) before it commits, and the writers of every process share its consumer;
+ *   the claims of migration 0040 store each committed batch exactly once.
  */
-import type { Db } from '../db/index.js';
-import { type OutboxSelection, outboxDepth } from './ingest.repo.js';
+import type { Db, Queryable } from '../db/index.js';
+import { moveOutbox, type OutboxSelection, outboxDepth } from './ingest.repo.js';
+import type { Carrier } from './settle.js';
 
-/** An accepted batch, committed to the outbox: what is announced to the writers. */
+/** An accepted batch, committed to the outbox: what is announced to the outbox queue. */
 export interface QueuedBatch {
   outboxId: number;
   events: number;
 }
 
-/** Batches a writer was handed: it moves `selection` in a transaction, then says how it went. */
+/** Batches a writer was handed: it writes them in a transaction, then says how it went. */
 export interface Claim {
-  readonly selection: OutboxSelection;
-  /** The move committed (`moved` is what it stored): forget the batches for good. */
+  /** Stores the batches in `tx`; returns what it stored. */
+  write(tx: Queryable): Promise<{ batches: number; events: number }>;
+  /** `write` committed (`moved` is what it stored): forget the batches for good. */
   done(moved: { batches: number; events: number }): Promise<void>;
-  /** The move failed: hand the batches out again later. */
+  /** `write` failed: hand the batches out again later. */
   retry(): Promise<void>;
+  /** Outbox: a claim of the oldest rows (finding none means the outbox is empty). */
+  readonly oldest?: boolean;
 }
 
-export interface IngestQueue {
+/** What every queue does; IngestQueue adds what its kind does for the request. */
+export interface QueueBase {
   readonly kind: 'outbox' | 'jetstream';
   /** Over this depth the route stops queueing and ingests synchronously (backpressure). */
   readonly highWaterMark: number;
@@ -37,8 +42,6 @@ export interface IngestQueue {
   depth(): number;
   /** Whether batches can be queued now (false: the route goes synchronous). */
   healthy(): boolean;
-  /** After the batch's outbox row committed: tells the writers (rejects when the queue is down). */
-  publish(batch: QueuedBatch): Promise<void>;
   /** Up to `maxEvents` events' worth of batches to move, or null when nothing waits. */
   next(maxEvents: number): Promise<Claim | null>;
   /** Reads the depth from where the batches wait (the writer does, every second). */
@@ -47,6 +50,20 @@ export interface IngestQueue {
   start(): void;
   close(): Promise<void>;
 }
+
+/** The embedded queue: the request commits its batch to the outbox, then counts it here. */
+export interface OutboxKind extends QueueBase {
+  readonly kind: 'outbox';
+  /** After the batch's outbox row committed (rejects when the queue is closed). */
+  publish(batch: QueuedBatch): Promise<void>;
+}
+
+/** JetStream: the request publishes its rows before it commits (settle.ts, sink `stream`). */
+export interface StreamKind extends QueueBase, Carrier {
+  readonly kind: 'jetstream';
+}
+
+export type IngestQueue = OutboxKind | StreamKind;
 
 /** Events per outbox claim, in batches (a batch carries at most 500 events). */
 const EVENTS_PER_BATCH = 500;
@@ -57,7 +74,7 @@ export const OUTBOX_HIGH_WATER = 50_000;
  * writer moved, corrected from the table by refreshDepth (other processes' batches, rows moved
  * elsewhere); a reading that raced with a local change is dropped, the next one applies.
  */
-export class OutboxQueue implements IngestQueue {
+export class OutboxQueue implements OutboxKind {
   readonly kind = 'outbox' as const;
   highWaterMark = OUTBOX_HIGH_WATER;
   private events = 0;
@@ -75,6 +92,7 @@ export class OutboxQueue implements IngestQueue {
     return !this.closed;
   }
 
+  /** After the batch's outbox row committed: counts it (rejects when the queue is closed). */
   async publish(batch: QueuedBatch): Promise<void> {
     if (this.closed) throw new Error('the ingest queue is closed');
     this.add(batch.events);
@@ -82,8 +100,10 @@ export class OutboxQueue implements IngestQueue {
 
   async next(maxEvents: number): Promise<Claim | null> {
     if (this.closed) return null;
+    const selection: OutboxSelection = { limit: Math.max(1, Math.floor(maxEvents / EVENTS_PER_BATCH)) };
     return {
-      selection: { limit: Math.max(1, Math.floor(maxEvents / EVENTS_PER_BATCH)) },
+      oldest: true,
+      write: (tx) => moveOutbox(tx, selection),
       done: async (moved) => {
         // Nothing left to claim: whatever the count said is held by other writers or gone.
         this.add(moved.batches === 0 ? -this.events : -moved.events);

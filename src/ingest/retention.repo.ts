@@ -35,9 +35,13 @@ export async function dropMonthPartition(db: Db, year: number, month: number): P
   });
 }
 
-/** When the oldest batch waiting in the outbox was accepted (null: none waits). */
+/** When the oldest batch waiting to be written was accepted, in the outbox or (JetStream) as a
+ * queued claim (null: none waits). */
 export async function oldestOutboxBatch(q: Queryable): Promise<Date | null> {
-  const r = await q.query<{ at: Date | null }>('SELECT min(created_at) AS at FROM ingest_outbox');
+  const r = await q.query<{ at: Date | null }>(
+    `SELECT LEAST((SELECT min(created_at) FROM ingest_outbox),
+                  (SELECT min(created_at) FROM ingest_claims WHERE state = 'queued')) AS at`,
+  );
   return r.rows[0]?.at ?? null;
 }
 

@@ -4,10 +4,18 @@
  *
  * 1. The batch's event ids go into `event_ids` (per team, ever): ids already there are deduped.
  * 2. The new events are charged against the team's monthly quota.
- * 3. Their rows (with countries filled in) go into `events` (sync) or, as one JSON row, into the
- *    `ingest_outbox` (async; the queue's writer moves them into `events` later).
+ * 3. Their rows (with countries filled in) go where the sink says:
+ *    - `events` (sync);
+ *    - `outbox` (async, embedded): as one JSON row of `ingest_outbox`, which the writer moves;
+ *    - `stream` (async, JetStream): published to the stream, whose acknowledgement is awaited
+ *      before the commit. Each message's claim (migration 0040) is inserted first, in this
+ *      transaction, so a message whose transaction then rolls back (a crash, a quota race) is
+ *      dropped by the writer, and one whose transaction commits is stored by it exactly once. When
+ *      the publish fails or times out, the rows go into `events` in this same transaction and the
+ *      claims are deleted: nothing is lost (the event ids commit with their rows) and nothing is
+ *      doubled (a message that reached the stream after all has no claim).
  *
- * In sync mode the batch is also queued for the analytics rollups (sdk_rollup_inbox, plain
+ * Rows stored in `events` here are also queued for the analytics rollups (sdk_rollup_inbox, plain
  * inserts), after the charge: every transaction takes its locks in one order (event ids, usage,
  * player countries).
  *
@@ -31,8 +39,24 @@ import * as repo from './ingest.repo.js';
 import { monthOf } from './partitions.js';
 import type { IngestError } from './types.js';
 
-/** Where the accepted rows go: `events` (sync) or the outbox (async). */
-export type Sink = 'events' | 'outbox';
+/** Where the accepted rows go: `events` (sync), the outbox (async, embedded) or the stream
+ * (async, JetStream). */
+export type Sink = 'events' | 'outbox' | 'stream';
+
+/** One message of a batch, ready to publish: its claim id, its events and its bytes. */
+export interface Packed {
+  claim: number;
+  events: number;
+  data: Uint8Array;
+}
+
+/** What carries a batch's rows for sink `stream` (jetstream.ts). */
+export interface Carrier {
+  /** The rows as messages (one, or several when one would be too large for the server). */
+  pack(rows: readonly repo.EventRow[]): Packed[];
+  /** Resolves once the stream holds every message; rejects when it fails or takes too long. */
+  send(packed: readonly Packed[]): Promise<void>;
+}
 
 export interface Settled {
   /** The accepted events' rows, in batch order. */
@@ -40,6 +64,8 @@ export interface Settled {
   /** Events the quota refused (code quota_exceeded). */
   errors: IngestError[];
   deduped: number;
+  /** Where the rows went: `events` also when sink `stream` fell back to it. */
+  stored: Sink;
   /** The outbox row holding `rows` (sink `outbox`, when any row was accepted). */
   outboxId?: number;
 }
@@ -57,6 +83,8 @@ export interface SettleInput {
   candidates: readonly Candidate[];
   ctx: RowContext;
   sink: Sink;
+  /** Sink `stream`: the publisher. */
+  carrier?: Carrier | undefined;
 }
 
 /** Runs the step: `whole` first, `exact` when concurrent batches took the room. */
@@ -76,21 +104,21 @@ async function settle(tx: Tx, input: SettleInput, how: 'whole' | 'exact'): Promi
   const fresh = ids.length ? await repo.insertEventIds(tx, teamId, ids, ctx.receivedAt) : new Set<string>();
   const novel = candidates.filter((c) => fresh.has(c.event.event_id));
   const deduped = candidates.length - novel.length;
-  if (novel.length === 0) return { rows: [], errors: [], deduped };
+  if (novel.length === 0) return { rows: [], errors: [], deduped, stored: input.sink };
   const month = monthOf(ctx.receivedAt);
   if (how === 'whole' && (await repo.monthUsage(tx, teamId, month)) + novel.length <= quota) {
     const cached = await repo.playerCountries(tx, teamId, playersNeedingCountry(novel));
     const rows = toRows(novel, cached, ctx);
-    const outboxId = await write(tx, input, rows);
+    const written = await write(tx, input, rows);
     const countries = repo.upsertPlayerCountriesStatement(teamId, sessionCountries(novel), ctx.receivedAt);
-    const queued = input.sink === 'events' ? repo.rollupInboxStatement(rows) : null;
+    const queued = written.stored === 'events' ? repo.rollupInboxStatement(repo.rollupKeys(rows)) : null;
     // Refused (the transaction undone) when concurrent batches took the room: see settleBatch.
     await tx.commitWith([
       repo.chargeQuotaAllStatement(teamId, month, novel.length, quota),
       ...(countries ? [countries] : []),
       ...(queued ? [queued] : []),
     ]);
-    return { rows, errors: [], deduped, ...(outboxId !== undefined ? { outboxId } : {}) };
+    return { rows, errors: [], deduped, ...written };
   }
   const granted = await repo.chargeQuota(tx, teamId, month, novel.length, quota);
   const accepted = novel.slice(0, granted);
@@ -107,25 +135,45 @@ async function settle(tx: Tx, input: SettleInput, how: 'whole' | 'exact'): Promi
   const cached = await repo.playerCountries(tx, teamId, playersNeedingCountry(accepted));
   await repo.upsertPlayerCountries(tx, teamId, sessionCountries(accepted), ctx.receivedAt);
   const rows = toRows(accepted, cached, ctx);
-  const outboxId = await write(tx, input, rows);
-  const queued = input.sink === 'events' ? repo.rollupInboxStatement(rows) : null;
+  const written = await write(tx, input, rows);
+  const queued = written.stored === 'events' ? repo.rollupInboxStatement(repo.rollupKeys(rows)) : null;
   if (queued) await tx.query(queued.sql, queued.params);
-  return {
-    rows,
-    errors: quotaErrors(refused, quotaResetDate(ctx.receivedAt)),
-    deduped,
-    ...(outboxId !== undefined ? { outboxId } : {}),
-  };
+  return { rows, errors: quotaErrors(refused, quotaResetDate(ctx.receivedAt)), deduped, ...written };
 }
 
-/** The rows into `events` (queued for the rollups by the caller), or into one outbox row (whose id
- * is returned; the writer queues the batch when it moves it). */
-async function write(tx: Tx, input: SettleInput, rows: repo.EventRow[]): Promise<number | undefined> {
-  if (input.sink === 'events') {
-    await repo.insertEvents(tx, rows);
-    return undefined;
+/** The rows into `events` (queued for the rollups by the caller), into one outbox row (whose id is
+ * returned; the writer queues the batch when it moves it), or onto the stream (into `events` when
+ * that fails). */
+async function write(
+  tx: Tx,
+  input: SettleInput,
+  rows: repo.EventRow[],
+): Promise<{ stored: Sink; outboxId?: number }> {
+  if (input.sink === 'outbox') {
+    return {
+      stored: 'outbox',
+      outboxId: await repo.insertOutbox(tx, JSON.stringify(rows), rows.length, input.ctx.receivedAt),
+    };
   }
-  return repo.insertOutbox(tx, JSON.stringify(rows), rows.length, input.ctx.receivedAt);
+  if (input.sink === 'stream' && input.carrier) {
+    const packed = input.carrier.pack(rows);
+    await repo.insertClaims(
+      tx,
+      packed.map((p) => ({ id: p.claim, events: p.events })),
+      input.ctx.receivedAt,
+    );
+    const sent = await input.carrier.send(packed).then(
+      () => true,
+      () => false,
+    );
+    if (sent) return { stored: 'stream' };
+    await repo.deleteClaims(
+      tx,
+      packed.map((p) => p.claim),
+    );
+  }
+  await repo.insertEvents(tx, rows);
+  return { stored: 'events' };
 }
 
 /** First day of the next UTC month (YYYY-MM-01): when the monthly quota resets. */

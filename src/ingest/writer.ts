@@ -1,18 +1,20 @@
 /**
- * The queue writer: takes batches from the ingest queue and moves them from the outbox into
- * `events` (repo.moveOutbox: one statement per claim, in a transaction). The queue is told after
- * the commit (a JetStream message is acked then); when the move fails nothing was stored and the
- * batches are handed out again, so nothing is lost and nothing is stored twice.
+ * The queue writer: takes batches from the ingest queue and stores them in `events`, one
+ * transaction per claim (the outbox: repo.moveOutbox, one statement; JetStream: many requests'
+ * messages in one COPY). The queue is told after the commit (a JetStream message is acked then);
+ * when the write fails nothing was stored and the batches are handed out again, so nothing is lost
+ * and nothing is stored twice.
  *
- * With JetStream, a batch whose message never reached the stream (the process died between the
- * request's commit and its publish) would wait forever: every minute the writer sweeps outbox rows
- * older than SWEEP_AFTER_MS into `events` itself. The outbox queue needs no sweep: its writers
- * take the oldest rows, whoever committed them.
+ * With JetStream no batch waits in the outbox, except those left by the embedded queue (a
+ * deployment that moved onto NATS, or a version before the stream carried the rows): every minute
+ * the writer sweeps outbox rows older than SWEEP_AFTER_MS into `events` itself, and warns of claims
+ * queued for over STALE_CLAIM_MS (a stream that lost messages). The outbox queue needs no sweep:
+ * its writers take the oldest rows, whoever committed them.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
-import { moveOutbox, type OutboxSelection } from './ingest.repo.js';
+import { moveOutbox, type OutboxSelection, staleClaims } from './ingest.repo.js';
 import type { IngestQueue } from './queue.js';
 
 export interface WriterDeps {
@@ -22,9 +24,11 @@ export interface WriterDeps {
   log?: Pick<FastifyBaseLogger, 'error' | 'warn'>;
 }
 
-/** Events per claim: large enough to amortise the round trip, small enough to keep one
- * statement's work a few MB. */
-export const WRITE_CHUNK = 5_000;
+/** Events per claim: large enough to amortise the round trip and the commit, small enough to keep
+ * one COPY a few MB. */
+export const WRITE_CHUNK = 10_000;
+/** A claim queued this long is reported: its message should have been written long before. */
+export const STALE_CLAIM_MS = 60 * 60_000;
 /** An outbox row this old is taken as never announced (far above any healthy queue delay). */
 export const SWEEP_AFTER_MS = 5 * 60_000;
 const SWEEP_EVERY_MS = 60_000;
@@ -59,14 +63,14 @@ export class IngestWriter {
     if (!claim) return null;
     let moved: { batches: number; events: number };
     try {
-      moved = await storeOutbox(this.deps.db, claim.selection);
+      moved = await this.deps.db.transaction((tx) => claim.write(tx));
     } catch (err) {
       await claim.retry();
       throw err;
     }
     await claim.done(moved);
     // A claim of the oldest rows that found none: the outbox is empty (or held by other writers).
-    if ('limit' in claim.selection && moved.batches === 0) return null;
+    if (claim.oldest && moved.batches === 0) return null;
     return moved.events;
   }
 
@@ -99,6 +103,15 @@ export class IngestWriter {
       if (moved.batches < SWEEP_BATCHES) break;
     }
     if (batches > 0) this.deps.log?.warn({ batches }, 'ingest sweep stored batches the queue never carried');
+    if (this.deps.queue.kind === 'jetstream') {
+      const stale = await staleClaims(this.deps.db, new Date(now.getTime() - STALE_CLAIM_MS));
+      if (stale.batches > 0) {
+        this.deps.log?.warn(
+          stale,
+          'accepted ingest batches are still not stored an hour later: is the writer running, and does the stream still hold them?',
+        );
+      }
+    }
     return batches;
   }
 

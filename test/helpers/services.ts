@@ -341,8 +341,34 @@ export async function startIngestWorker(env: {
   NATS_URL: string;
   [name: string]: string;
 }): Promise<WorkerProcess> {
+  const { process } = await startFixture('test/fixtures/ingest-worker.ts', env, /^READY$/m);
+  return process;
+}
+
+export interface ServeProcess extends WorkerProcess {
+  /** Where it listens (http://127.0.0.1:port). */
+  readonly url: string;
+}
+
+/** Starts test/fixtures/ingest-serve.ts (startServer with no jobs: HTTP and the ingest writer) on
+ * a free port and resolves once it printed READY <url>. */
+export async function startIngestServe(env: {
+  DATABASE_URL: string;
+  NATS_URL: string;
+  [name: string]: string;
+}): Promise<ServeProcess> {
+  const { process, match } = await startFixture('test/fixtures/ingest-serve.ts', env, /^READY (\S+)$/m);
+  return { ...process, url: match[1]! };
+}
+
+/** Spawns a fixture under tsx and waits for `ready` in its output. */
+async function startFixture(
+  fixture: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ process: WorkerProcess; match: RegExpExecArray }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-worker-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/ingest-worker.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -371,25 +397,30 @@ export async function startIngestWorker(env: {
     });
   });
   const deadline = Date.now() + 30_000;
-  while (!/^READY$/m.test(out)) {
+  let match = ready.exec(out);
+  while (!match) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the ingest worker exited before READY:\n${out}`);
+      throw new Error(`${fixture} exited before READY:\n${out}`);
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the ingest worker did not print READY within 30 s:\n${out}`);
+      throw new Error(`${fixture} did not print READY within 30 s:\n${out}`);
     }
     await sleep(50);
+    match = ready.exec(out);
   }
   const signal = async (sig: NodeJS.Signals, ms: number) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(sig);
     await waitExit(child, exited, ms);
   };
   return {
-    pid: child.pid!,
-    output: () => out,
-    exited,
-    kill9: () => signal('SIGKILL', 5_000),
-    stop: () => signal('SIGTERM', 15_000),
+    match,
+    process: {
+      pid: child.pid!,
+      output: () => out,
+      exited,
+      kill9: () => signal('SIGKILL', 5_000),
+      stop: () => signal('SIGTERM', 15_000),
+    },
   };
 }
