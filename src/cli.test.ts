@@ -72,6 +72,37 @@ describe('svc CLI', () => {
     );
   });
 
+  it('svc doctor: an embedded install fails until migrated, then every check is ok or skipped', async () => {
+    const DATA_DIR = dataDir();
+    expect((await runSvc(['help'])).out.join('\n')).toContain('svc doctor [--timeout S]');
+    const before = await runSvc(['doctor'], { DATA_DIR });
+    expect(before.code).toBe(1);
+    expect(before.out[1]).toBe(
+      `FAIL database  no embedded database in ${join(DATA_DIR, 'pg')} yet: svc migrate (or the first svc serve) creates it`,
+    );
+    expect((await runSvc(['migrate'], { DATA_DIR })).code).toBe(0);
+    const after = await runSvc(['doctor'], { DATA_DIR });
+    expect(after.out.map((l) => l.slice(0, 15))).toEqual([
+      'ok   config    ',
+      'ok   database  ',
+      'skip redis     ',
+      'skip nats      ',
+      'skip smtp      ',
+      'ok   platform  ',
+    ]);
+    expect(after.out.slice(2, 5)).toEqual([
+      'skip redis     REDIS_URL is not set (rate limits and caches are kept in each process’s memory)',
+      'skip nats      NATS_URL is not set (the outbox table is the ingest queue)',
+      'skip smtp      SMTP_URL is not set (mail goes to the outbox table: svc outbox)',
+    ]);
+    expect(after).toMatchObject({ code: 0, err: '' });
+    expect(await runSvc(['doctor', '--timeout', '0'], { DATA_DIR })).toEqual({
+      code: 2,
+      out: [],
+      err: 'svc doctor: --timeout must be a number of seconds from 0.1 to 60\nusage: svc doctor [--timeout S]',
+    });
+  });
+
   it('exits 1 when the database cannot be reached', async () => {
     const r = await runSvc(['migrate'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(r.code).toBe(1);

@@ -14,6 +14,7 @@ import { EXPORT_USAGE, exportCommand } from './analytics/index.js';
 import { systemClock } from './clock.js';
 import { type Config, ConfigError, loadConfig, resolveJwtSecret, resolveSecretsKeys } from './config.js';
 import { connectDb, loadMigrations, MigrationError, migrate, migrationStatus } from './db/index.js';
+import { DOCTOR_USAGE, doctorCommand } from './doctor/index.js';
 import { CliUsageError } from './errors.js';
 import { FORECAST_USAGE, forecastCommand } from './games/forecast/forecast.cli.js';
 import { EVENTS_USAGE, eventsCommand } from './ingest/index.js';
@@ -86,7 +87,7 @@ async function withMarket(
 ): Promise<number> {
   const log = createLogger(config);
   const db = await openDatabase(config, log);
-  const platform = createPlatformSource(config);
+  const platform = createPlatformSource(config, log);
   try {
     return await fn(args, { db, platform, log, now: systemClock.now(), out });
   } finally {
@@ -198,6 +199,11 @@ const COMMANDS: Record<string, Command> = {
         return 2;
       }
     },
+  },
+  doctor: {
+    summary: 'check the configuration and each engine, one line each; exit 1 when a check fails',
+    usage: DOCTOR_USAGE,
+    run: (args, config, out) => doctorCommand(args, { config, out, now: () => systemClock.now() }),
   },
   migrate: {
     summary: 'apply pending database migrations (--status: list them, change nothing)',

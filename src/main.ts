@@ -105,7 +105,7 @@ async function openServices(
   const db = await openDatabase(config, log);
   await sealStoredSecrets(db, secrets, log);
   const kv = await connectKv(config);
-  const platform = options.platform ?? createPlatformSource(config);
+  const platform = options.platform ?? createPlatformSource(config, log);
   const clock = options.clock ?? systemClock;
   const jwtSecret = resolveJwtSecret(config);
   const services = createServices({ config, db, kv, clock, platform, log, jwtSecret, secrets });

@@ -11,18 +11,27 @@ import { createSimulatedSource, type SimulatedSource } from './simulated/source.
 
 export { SEASONAL_WINDOWS, type SeasonalWindow, seasonalMultiplier } from './calendar.js';
 export * from './platform.js';
+export { createRobloxSource, type RobloxSourceOptions } from './roblox/source.js';
 export { DEFAULT_SHAPE } from './simulated/defaults.js';
 export type { MarketShape } from './simulated/shape.js';
 export { createSimulatedSource, type SimulatedSource } from './simulated/source.js';
 
 const simulated = new Map<number, SimulatedSource>();
 
-/** The source PLATFORM_SOURCE names; the simulated catalogue is built once per seed. */
+/** The source PLATFORM_SOURCE names; the simulated catalogue is built once per seed. The Roblox
+ * source's reads of one collection stop at 80 % of the collection interval, and it logs once per
+ * collection how many the budget cut. */
 export function createPlatformSource(
-  config: Pick<Config, 'platformSource' | 'simulationSeed'>,
+  config: Pick<Config, 'platformSource' | 'simulationSeed' | 'collectIntervalSec'>,
+  log?: { warn(obj: Record<string, unknown>, msg: string): void },
 ): PlatformSource {
   // The real hosts; nothing is shared between calls, so each caller owns (and may close) its agent.
-  if (config.platformSource === 'roblox') return createRobloxSource();
+  if (config.platformSource === 'roblox') {
+    return createRobloxSource({
+      collectIntervalMs: config.collectIntervalSec * 1000,
+      ...(log ? { log } : {}),
+    });
+  }
   let source = simulated.get(config.simulationSeed);
   if (!source) {
     source = createSimulatedSource({ seed: config.simulationSeed, shape: DEFAULT_SHAPE });
