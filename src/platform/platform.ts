@@ -51,7 +51,11 @@ export interface PlatformSource {
   /** True when readings for past moments can be produced (the simulated market); the Roblox APIs
    * only answer for now, so history cannot be backfilled from them. */
   readonly replaysPast: boolean;
-  /** Universe ids worth collecting at `now` (the top of the charts / the whole simulated catalogue). */
+  /**
+   * Universe ids worth collecting at `now` (the top of the charts / the whole simulated catalogue).
+   * It opens a collection: the reads that follow with the same `now` belong to it, and a source may
+   * bound their total time (the Roblox source does; a read its budget cut is a gap like any other).
+   */
   discover(now: Date): Promise<number[]>;
   /** Game details (incl. CCU, visits, favourites) for any number of universes; batched inside. */
   getGames(universeIds: readonly number[], now: Date): Promise<FetchResult<PlatformGame>>;

@@ -143,6 +143,67 @@ describe('Roblox HTTP client', () => {
   });
 });
 
+describe("a caller's abort signal", () => {
+  /** Resolves once the replay server has received `n` requests. */
+  const received = async (n: number) => {
+    while (server.requests.length < n) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  it('ends a request in flight with reason aborted, and does not retry it', { timeout: 20_000 }, async () => {
+    server.route('/x', hang);
+    const abort = new AbortController();
+    const pending = makeClient({ timeoutMs: 10_000 }).getJson(new URL('/x', server.url), {
+      signal: abort.signal,
+    });
+    await received(1);
+    abort.abort();
+    expect(await pending).toMatchObject({ ok: false, reason: 'aborted' });
+    expect(server.requests).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('sends nothing when the signal is already aborted', async () => {
+    server.route('/x', json({ ok: 1 }));
+    const r = await makeClient().getJson(new URL('/x', server.url), { signal: AbortSignal.abort() });
+    expect(r).toEqual({ ok: false, reason: 'aborted', detail: 'aborted by the caller before it was sent' });
+    expect(server.requests).toEqual([]);
+  });
+
+  it('takes a request waiting for a slot out of the queue, and the slot goes to the next one', {
+    timeout: 20_000,
+  }, async () => {
+    server.route('/slow', hang);
+    server.route('/x', json({ ok: 1 }));
+    const c = makeClient({ concurrency: 1, timeoutMs: 10_000 });
+    const holder = new AbortController();
+    const queued = new AbortController();
+    const first = c.getJson(new URL('/slow', server.url), { signal: holder.signal });
+    await received(1);
+    const second = c.getJson(new URL('/x', server.url), { signal: queued.signal });
+    const third = c.getJson(new URL('/x', server.url));
+    queued.abort();
+    expect(await second).toMatchObject({ ok: false, reason: 'aborted' });
+    holder.abort(); // frees the only slot: the third request gets it, the aborted second never runs
+    expect(await first).toMatchObject({ ok: false, reason: 'aborted' });
+    expect(await third).toEqual({ ok: true, body: { ok: 1 } });
+    expect(server.requests.map((r) => r.path)).toEqual(['/slow', '/x']);
+  });
+
+  it('cuts the wait before a retry short, even when the injected sleep never ends', async () => {
+    server.route('/x', status(503));
+    const abort = new AbortController();
+    const c = makeClient({
+      sleep: () => {
+        abort.abort(); // the budget runs out while the client waits to retry
+        return new Promise<void>(() => {});
+      },
+    });
+    const r = await c.getJson(new URL('/x', server.url), { signal: abort.signal });
+    expect(r).toMatchObject({ ok: false, reason: 'aborted' });
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe('Retry-After', () => {
   const now = Date.parse('2026-10-21T07:28:00Z');
   it('reads delta-seconds, HTTP dates, dates in the past and rejects garbage', () => {

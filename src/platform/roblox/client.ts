@@ -2,7 +2,8 @@
  * HTTP for the Roblox web APIs: GET + JSON through one undici Agent, a cap on requests in flight,
  * a per-attempt timeout and bounded, jittered exponential retries. It never throws for an HTTP or
  * network problem: every outcome is a value, so a caller can turn a failed batch into `failed` ids
- * (a gap) instead of a crash or a zero.
+ * (a gap) instead of a crash or a zero. A caller's AbortSignal (the source's collection time budget)
+ * ends a request wherever it is: waiting for a slot, in flight, or sleeping before a retry.
  */
 import { Agent, type Dispatcher, request } from 'undici';
 
@@ -18,8 +19,8 @@ export interface RobloxClientOptions {
   maxDelayMs?: number;
   /** A Retry-After longer than this ends the retries: the collector comes back in 5 minutes anyway. */
   maxRetryAfterMs?: number;
-  /** Injected so tests neither wait nor depend on chance. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Injected so tests neither wait nor depend on chance. A sleep that ignores the signal is still cut short. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   /** Wall clock for Retry-After given as an HTTP date. */
   now?: () => number;
@@ -28,16 +29,34 @@ export interface RobloxClientOptions {
   userAgent?: string;
 }
 
-export type FailReason = 'http_4xx' | 'malformed_json' | 'timeout' | 'network' | 'retries_exhausted';
+/** `aborted`: the caller's signal ended the request (never retried). */
+export type FailReason =
+  | 'http_4xx'
+  | 'malformed_json'
+  | 'timeout'
+  | 'network'
+  | 'retries_exhausted'
+  | 'aborted';
 
 export type Fetched =
   | { ok: true; body: unknown }
   | { ok: false; reason: FailReason; status?: number; detail: string };
 
+export interface GetOptions {
+  /** Ends the request (queued, in flight or between retries) with reason `aborted`. */
+  signal?: AbortSignal;
+}
+
 export interface RobloxClient {
-  getJson(url: URL): Promise<Fetched>;
+  getJson(url: URL, options?: GetOptions): Promise<Fetched>;
   close(): Promise<void>;
 }
+
+const abortedResult = (where: string): Fetched => ({
+  ok: false,
+  reason: 'aborted',
+  detail: `aborted by the caller ${where}`,
+});
 
 /** One attempt's outcome: done (success or a failure retrying cannot fix) or worth another try. */
 type Attempt =
@@ -53,7 +72,42 @@ export const DEFAULTS = {
   maxRetryAfterMs: 60_000,
 } as const;
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A timer that an abort clears, so a cut request leaves no sleeping timer behind. */
+const realSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts (even if `sleep` ignores it). */
+async function pause(
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  if (!signal) {
+    await sleep(ms);
+    return true;
+  }
+  if (signal.aborted) return false;
+  let onAbort = () => {};
+  const aborted = new Promise<false>((resolve) => {
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([sleep(ms, signal).then(() => !signal.aborted), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
 
 /** Retry-After as milliseconds to wait: delta-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when unusable. */
 export function parseRetryAfter(value: string | string[] | undefined, nowMs: number): number | undefined {
@@ -66,21 +120,41 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }
 
-/** A counting semaphore: at most `max` tasks run at once, the rest wait in arrival order. */
+/**
+ * A counting semaphore: at most `max` holders at once, the rest wait in arrival order. A waiter
+ * whose signal aborts leaves the queue (acquire answers false) without taking a slot.
+ */
 function limiter(max: number) {
   let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active += 1;
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next)
-        next(); // hand the slot over without releasing it
-      else active -= 1;
-    }
+  const waiting = new Set<() => void>(); // a Set keeps arrival order and lets a waiter leave
+  return {
+    acquire(signal?: AbortSignal): Promise<boolean> {
+      if (signal?.aborted) return Promise.resolve(false);
+      if (active < max) {
+        active += 1;
+        return Promise.resolve(true);
+      }
+      return new Promise<boolean>((resolve) => {
+        const onAbort = () => {
+          waiting.delete(grant);
+          resolve(false);
+        };
+        const grant = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(true);
+        };
+        waiting.add(grant);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+    release(): void {
+      const next = waiting.values().next();
+      if (next.done) active -= 1;
+      else {
+        waiting.delete(next.value);
+        next.value(); // hand the slot over without releasing it
+      }
+    },
   };
 }
 
@@ -102,9 +176,16 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
   };
   const limit = limiter(concurrency);
 
-  async function attempt(url: URL): Promise<Attempt> {
+  async function attempt(url: URL, signal: AbortSignal | undefined): Promise<Attempt> {
+    if (signal?.aborted) return { kind: 'done', result: abortedResult('before it was sent') };
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, timeoutMs);
+    const onCallerAbort = () => abort.abort();
+    signal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
       const res = await request(url, { method: 'GET', headers, dispatcher, signal: abort.signal });
       const status = res.statusCode;
@@ -126,11 +207,12 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
         return { kind: 'done', result: { ok: false, reason: 'malformed_json', status, detail } };
       }
     } catch (err) {
-      if (abort.signal.aborted)
-        return { kind: 'retry', reason: 'timeout', detail: `no answer in ${timeoutMs} ms` };
+      if (signal?.aborted) return { kind: 'done', result: abortedResult('in flight') };
+      if (timedOut) return { kind: 'retry', reason: 'timeout', detail: `no answer in ${timeoutMs} ms` };
       return { kind: 'retry', reason: 'network', detail: err instanceof Error ? err.message : String(err) };
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onCallerAbort);
     }
   }
 
@@ -140,10 +222,17 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
     return Math.round(step / 2 + random() * (step / 2));
   };
 
-  async function getJson(url: URL): Promise<Fetched> {
+  async function getJson(url: URL, options: GetOptions = {}): Promise<Fetched> {
+    const { signal } = options;
     for (let n = 1; ; n += 1) {
       // The slot is held for one attempt only: a request sleeping before its retry blocks nobody.
-      const outcome = await limit(() => attempt(url));
+      if (!(await limit.acquire(signal))) return abortedResult('before it was sent');
+      let outcome: Attempt;
+      try {
+        outcome = await attempt(url, signal);
+      } finally {
+        limit.release();
+      }
       if (outcome.kind === 'done') return outcome.result;
       const { status, detail } = outcome;
       const exhausted = (why: string): Fetched => ({
@@ -155,7 +244,7 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
       if (n >= maxAttempts) return exhausted(`gave up after ${n} attempts`);
       const wait = outcome.retryAfterMs ?? backoff(n);
       if (wait > maxRetryAfterMs) return exhausted(`Retry-After ${wait} ms is beyond ${maxRetryAfterMs} ms`);
-      await sleep(wait);
+      if (!(await pause(sleep, wait, signal))) return abortedResult(`waiting to retry after: ${detail}`);
     }
   }
 

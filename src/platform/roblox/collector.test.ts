@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDb, type TestDb, testEngines } from '../../../test/helpers/db.js';
 import {
   FIXTURES,
+  hang,
   json,
   malformed,
   type ReplayServer,
@@ -97,5 +98,52 @@ describe.each(testEngines())('the collector reading the Roblox source on %s', (e
 
     expect(await game()).toEqual(stored);
     expect(await samples()).toEqual([{ ts: T1, ccu: 21, visits: 10809119 }]);
+  });
+
+  it('ends a collection whose details API never answers within its time budget, with the games as gaps', {
+    timeout: 30_000,
+  }, async () => {
+    const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
+    const collected: Record<string, unknown>[] = [];
+    // Per-request timeouts of 10 s (two attempts) would hold this collection for 20 s; the budget ends it at 300 ms.
+    const budgeted = createRobloxSource({
+      gamesBaseUrl: server.url,
+      apisBaseUrl: server.url,
+      sleep: async () => {},
+      random: () => 0.5,
+      maxAttempts: 2,
+      timeoutMs: 10_000,
+      collectionBudgetMs: 300,
+      discoverySorts: ['top-playing-now'],
+      log: { warn: (obj, msg) => warnings.push({ obj, msg }) },
+    });
+    const at = new Date(T1.getTime() + 15 * MIN);
+    server.route(
+      '/explore-api/v1/get-sort-content',
+      json({ games: [{ universeId: 13058 }, { universeId: 4242 }], nextPageToken: null }),
+    );
+    server.route('/v1/games', hang);
+    const before = await samples();
+    try {
+      const stats = await collectOnce(
+        {
+          db: t.db,
+          platform: budgeted,
+          log: { info: (obj: Record<string, unknown>) => collected.push(obj), warn() {} },
+        },
+        at,
+      );
+      expect(stats).toMatchObject({ requested: 2, stored: 0, failed: 2, passesRefreshed: 0 });
+      expect(collected).toMatchObject([{ requested: 2, stored: 0, failed: 2 }]);
+      expect(await samples()).toEqual(before); // no sample at `at`: a gap, never a zero
+    } finally {
+      await budgeted.close();
+    }
+    expect(warnings).toEqual([
+      {
+        obj: { collection: at.toISOString(), budgetMs: 300, cutReads: 1 },
+        msg: 'roblox collection ran out of its time budget; the reads it cut are gaps this cycle',
+      },
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, fixture, needsFixtures } from '../../../test/helpers/roblox-replay.js';
 import {
@@ -8,6 +9,8 @@ import {
   mapGamePassPage,
   mapPlaceUniverse,
   mapSortContent,
+  mapUniverseGamePass,
+  mapUniverseGamePassPage,
   mapVotes,
 } from './mapping.js';
 
@@ -192,6 +195,79 @@ describe('pages', () => {
 
   it('fails a whole game-pass page when one pass has no price field at all', () => {
     expect(mapGamePassPage({ nextPageCursor: null, data: [{ id: 11, name: 'VIP' }] })).toBeUndefined();
+  });
+
+  it('maps a page of the current game-passes endpoint (hand-made from the documented shape)', () => {
+    // Not a recording: no recorded response of this endpoint exists (test/fixtures/roblox-game-passes/README.md).
+    const page = JSON.parse(
+      readFileSync(
+        new URL('../../../test/fixtures/roblox-game-passes/universe-passes.page1.json', import.meta.url),
+        'utf8',
+      ),
+    ) as unknown;
+    expect(mapUniverseGamePassPage(page)).toEqual({
+      values: [
+        { id: 700000101, name: 'VIP', price: 250 },
+        { id: 700000102, name: 'Double Coins', price: 99 },
+        { id: 700000103, name: 'Founder Badge', price: null },
+      ],
+      next: 'page-2-token',
+    });
+  });
+
+  it('reads a current pass as off sale when isForSale is false or the price is null', () => {
+    expect(mapUniverseGamePass({ id: 5, name: 'VIP', price: 300, isForSale: false })).toEqual({
+      id: 5,
+      name: 'VIP',
+      price: null,
+    });
+    expect(mapUniverseGamePass({ id: 5, name: 'VIP', price: null })).toEqual({
+      id: 5,
+      name: 'VIP',
+      price: null,
+    });
+    expect(mapUniverseGamePass({ id: 5, name: 'VIP', isForSale: false })).toEqual({
+      id: 5,
+      name: 'VIP',
+      price: null,
+    });
+    expect(mapUniverseGamePass({ id: 5, name: 'VIP', price: 0, isForSale: true })).toEqual({
+      id: 5,
+      name: 'VIP',
+      price: 0,
+    });
+  });
+
+  it.each([
+    ['a pass for sale without a price', { id: 5, name: 'VIP', isForSale: true }],
+    ['a pass with no price and no sale flag', { id: 5, name: 'VIP' }],
+    ['a negative price', { id: 5, name: 'VIP', price: -1 }],
+    ['a fractional price', { id: 5, name: 'VIP', price: 9.5 }],
+    ['a price given as text, even off sale', { id: 5, name: 'VIP', price: '100', isForSale: false }],
+    ['an isForSale that is not a boolean', { id: 5, name: 'VIP', price: 100, isForSale: 'yes' }],
+    ['an id of 0', { id: 0, name: 'VIP', price: 100 }],
+    ['an id given as text', { id: '5', name: 'VIP', price: 100 }],
+    ['no name', { id: 5, price: 100 }],
+    ['not an object', [5, 'VIP', 100]],
+  ])('refuses a current pass with %s, and so its whole page', (_, item) => {
+    expect(mapUniverseGamePass(item)).toBeUndefined();
+    const ok = { id: 6, name: 'Radio', price: 25 };
+    expect(mapUniverseGamePassPage({ gamePasses: [ok, item], nextPageToken: '' })).toBeUndefined();
+  });
+
+  it('reads an empty or null nextPageToken as the last page and refuses a page without gamePasses', () => {
+    expect(mapUniverseGamePassPage({ gamePasses: [], nextPageToken: '' })).toEqual({
+      values: [],
+      next: null,
+    });
+    expect(mapUniverseGamePassPage({ gamePasses: [], nextPageToken: null })).toEqual({
+      values: [],
+      next: null,
+    });
+    expect(mapUniverseGamePassPage({ gamePasses: [] })).toEqual({ values: [], next: null });
+    expect(mapUniverseGamePassPage({ gamePasses: [], nextPageToken: 3 })).toBeUndefined();
+    expect(mapUniverseGamePassPage({ data: [], nextPageCursor: null })).toBeUndefined();
+    expect(mapUniverseGamePassPage(null)).toBeUndefined();
   });
 
   it('reads universe ids from real chart tiles and skips sponsored and malformed ones', () => {

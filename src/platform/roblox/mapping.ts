@@ -108,7 +108,7 @@ export function mapPlaceUniverse(body: unknown): number | undefined {
   return isRecord(body) && isId(body.universeId) ? body.universeId : undefined;
 }
 
-/** One pass of `GET /v1/games/{universeId}/game-passes`; `price` is null when the pass is not for sale. */
+/** One pass of the legacy `GET games.roblox.com/v1/games/{universeId}/game-passes`; `price` is null when the pass is not for sale. */
 export function mapGamePass(item: unknown): GamePass | undefined {
   if (!isRecord(item) || !('price' in item)) return undefined; // absent is not null: not the body we know
   const { id, name, price } = item;
@@ -137,6 +137,41 @@ export function mapGamePassPage(body: unknown): Page<GamePass> | undefined {
   const values: GamePass[] = [];
   for (const raw of body.data) {
     const pass = mapGamePass(raw);
+    if (!pass) return undefined;
+    values.push(pass);
+  }
+  return { values, next };
+}
+
+/**
+ * One pass of the current `GET apis.roblox.com/game-passes/v1/universes/{universeId}/game-passes`
+ * (passView=Full). No recorded response exists; the shape is RoSeal's typed client
+ * (RoSeal-Extension/RoSeal src/ts/helpers/requests/services/passes.ts: `{id, productId, name,
+ * displayName, displayDescription, price: number | null, isOwned, creator, created, updated}`),
+ * and callers of the live endpoint read `isForSale` from it as well. A pass is off sale when
+ * `isForSale` is false or `price` is null: its price is null then, whatever `price` says.
+ */
+export function mapUniverseGamePass(item: unknown): GamePass | undefined {
+  if (!isRecord(item)) return undefined;
+  const { id, name, price, isForSale } = item;
+  if (!isId(id) || typeof name !== 'string') return undefined;
+  if (isForSale !== undefined && typeof isForSale !== 'boolean') return undefined;
+  if (price !== undefined && price !== null && !isCount(price)) return undefined; // present, not a price
+  if (isForSale === false || price === null) return { id, name, price: null };
+  return isCount(price) ? { id, name, price } : undefined; // for sale without a price: not a body we know
+}
+
+/**
+ * A page of the current endpoint: `{gamePasses: [...], nextPageToken}`, the token empty or null on
+ * the last page. Undefined when the page or any pass in it is malformed, as for the legacy pages.
+ */
+export function mapUniverseGamePassPage(body: unknown): Page<GamePass> | undefined {
+  if (!isRecord(body) || !Array.isArray(body.gamePasses)) return undefined;
+  const next = cursorOf(body.nextPageToken);
+  if (next === undefined) return undefined;
+  const values: GamePass[] = [];
+  for (const raw of body.gamePasses) {
+    const pass = mapUniverseGamePass(raw);
     if (!pass) return undefined;
     values.push(pass);
   }
