@@ -14,7 +14,10 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connect } from 'nats';
 import pg from 'pg';
-import { openPglite } from '../src/db/index.js';
+import { loadConfig } from '../src/config.js';
+import { connectDb, migrate, openPglite } from '../src/db/index.js';
+import { type EventRow, eventsCopyText } from '../src/ingest/ingest.repo.js';
+import { Partitions } from '../src/ingest/partitions.js';
 import { freshPostgresDatabase } from '../test/helpers/db.js';
 import { rng } from '../test/helpers/random.js';
 import { type BenchOptions, compare, type Figure, type LoadResult, ratio, type Suite } from './lib.js';
@@ -265,6 +268,8 @@ export interface IngestLoad extends LoadResult {
   durationSec: number;
   /** Async: accepted batches per second counting the time until the queue was drained too. */
   sustainedRps?: number;
+  /** Async: the load's batches over the time the writer then took to store them. */
+  drainRps?: number;
 }
 
 export async function loadIngest(url: string, bodies: Bodies, options: BenchOptions): Promise<IngestLoad> {
@@ -332,6 +337,15 @@ async function deleteStream(stream: string): Promise<void> {
 type Engine = 'PGlite' | 'PostgreSQL';
 type Mode = 'async' | 'sync';
 
+/** What a subject measured, beside its figures: accepted events/s, and (async) the drain's
+ * events/s (the backlog left by a load, over the time the writer took to store it). */
+interface Measured {
+  figures: Figure[];
+  label: string;
+  eventsPerSec: number;
+  drainEventsPerSec?: number;
+}
+
 /** One subject: a fresh server and database, loaded against the floor, then the store checked. */
 async function subject(
   engine: Engine,
@@ -339,7 +353,7 @@ async function subject(
   floor: Target,
   options: BenchOptions,
   runTag: string,
-): Promise<Figure[]> {
+): Promise<Measured> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-ingest-'));
   const fresh =
     engine === 'PostgreSQL' && process.env.DATABASE_URL ? await freshPostgresDatabase() : undefined;
@@ -388,7 +402,9 @@ async function subject(
             // Not timed by the load: the queue's backlog, written before the next floor run.
             const t0 = performance.now();
             await app.drain();
-            s.sustainedRps = s.ok / (s.durationSec + (performance.now() - t0) / 1000);
+            const drainSec = (performance.now() - t0) / 1000;
+            s.sustainedRps = s.ok / (s.durationSec + drainSec);
+            s.drainRps = s.ok / drainSec;
           }
           return s;
         },
@@ -433,7 +449,8 @@ async function subject(
               ratio: ratio(sustainedRps, r.floor.rps),
             },
           ];
-    return [
+    const drainRps = (r.subject as IngestLoad).drainRps;
+    const figures: Figure[] = [
       {
         suite: 'ingest',
         name: `${label}: events/s`,
@@ -453,6 +470,12 @@ async function subject(
       },
       ...sustained,
     ];
+    return {
+      figures,
+      label,
+      eventsPerSec: r.subject.rps * BATCH,
+      ...(drainRps !== undefined ? { drainEventsPerSec: drainRps * BATCH } : {}),
+    };
   } finally {
     if (stream) await deleteStream(stream);
     await fresh?.drop();
@@ -460,10 +483,69 @@ async function subject(
   }
 }
 
+/**
+ * The database floor: the same bodies' events COPYed straight into `event_ids` and `events` (one
+ * transaction per 500-event batch, as many at once as the server's pool holds), with no HTTP, no
+ * validation, no quota and no rollup queue; events/s over `durationSec`.
+ */
+async function databaseFloor(options: BenchOptions): Promise<number> {
+  const fresh = await freshPostgresDatabase();
+  const db = await connectDb(loadConfig({ DATABASE_URL: fresh.url }));
+  try {
+    await migrate(db);
+    const now = new Date();
+    await new Partitions().ensure(db, [now.toISOString(), new Date(now.getTime() - 600_000).toISOString()]);
+    const bodies = new Bodies('floor', randomBytes(1).toString('hex'));
+    const received = now.toISOString();
+    const deadline = performance.now() + options.durationSec * 1000;
+    let events = 0;
+    const started = performance.now();
+    // The app's pool holds 10 connections: as many COPYs at once.
+    await Promise.all(
+      Array.from({ length: Math.min(10, options.connections) }, async () => {
+        while (performance.now() < deadline) {
+          const parsed = JSON.parse(bodies.next()) as { events: Omit<EventRow, 'team_id'>[] };
+          const batch = Math.floor(Math.random() * 2 ** 48);
+          const rows: EventRow[] = parsed.events.map((e) => ({
+            team_id: 1,
+            key_id: 1,
+            sdk_version: null,
+            received_at: received,
+            event_id: e.event_id,
+            ts: e.ts,
+            platform: e.platform,
+            game_id: e.game_id,
+            player_id: e.player_id,
+            session_id: e.session_id ?? null,
+            type: e.type,
+            payload: e.payload,
+            country: null,
+            batch,
+          }));
+          const ids = rows.map((r) => `1\t${r.event_id}\t${received}\n`).join('');
+          await db.transaction(async (tx) => {
+            await tx.copyIn('COPY event_ids (team_id, event_id, received_at) FROM STDIN', ids);
+            await tx.copyIn(
+              'COPY events (team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id, player_id, session_id, type, payload, country, batch) FROM STDIN',
+              eventsCopyText(rows),
+            );
+          });
+          events += rows.length;
+        }
+      }),
+    );
+    return events / ((performance.now() - started) / 1000);
+  } finally {
+    await db.close();
+    await fresh.drop();
+  }
+}
+
 export const ingestSuite: Suite = {
   name: 'ingest',
-  description: `POST /api/sdk/events events/s (${BATCH}-event batches), async and sync, PGlite and PostgreSQL, against a parse-only route`,
+  description: `POST /api/sdk/events events/s (${BATCH}-event batches), async and sync, PGlite and PostgreSQL, against a parse-only route, each other and a database floor`,
   async run(options) {
+    const only = process.env.INGEST_ONLY;
     const engines: Engine[] = process.env.DATABASE_URL ? ['PGlite', 'PostgreSQL'] : ['PGlite'];
     if (!process.env.DATABASE_URL) {
       console.log('bench: ingest: DATABASE_URL is not set; skipping the PostgreSQL figures');
@@ -472,9 +554,38 @@ export const ingestSuite: Suite = {
     const floor = await startServer('ingest-floor', process.env);
     try {
       const figures: Figure[] = [];
-      for (const engine of engines) {
+      for (const engine of engines.filter((e) => !only || e.toLowerCase() === only.toLowerCase())) {
+        const measured: Partial<Record<Mode, Measured>> = {};
         for (const mode of ['async', 'sync'] as const) {
-          figures.push(...(await subject(engine, mode, floor, options, runTag)));
+          measured[mode] = await subject(engine, mode, floor, options, runTag);
+          figures.push(...measured[mode]!.figures);
+        }
+        const a = measured.async!;
+        const sy = measured.sync!;
+        const vsSync = (name: string, value: number, goal: string): Figure => ({
+          suite: 'ingest',
+          name,
+          value: Math.round(value),
+          unit: 'events/s',
+          floor: { name: sy.label, value: Math.round(sy.eventsPerSec) },
+          ratio: ratio(value, sy.eventsPerSec),
+          ...(engine === 'PostgreSQL' ? { goal } : {}),
+        });
+        figures.push(vsSync(`${a.label}: accepted events/s against sync`, a.eventsPerSec, '≥ 2'));
+        if (a.drainEventsPerSec !== undefined) {
+          figures.push(vsSync(`${a.label}: drain events/s against sync`, a.drainEventsPerSec, '≥ 1'));
+        }
+        if (engine === 'PostgreSQL') {
+          const dbFloor = await databaseFloor(options);
+          figures.push({
+            suite: 'ingest',
+            name: `${sy.label}: events/s against the database floor`,
+            value: Math.round(sy.eventsPerSec),
+            unit: 'events/s',
+            floor: { name: 'COPY into event_ids and events, no HTTP', value: Math.round(dbFloor) },
+            ratio: ratio(sy.eventsPerSec, dbFloor),
+            goal: '≥ 0.8',
+          });
         }
       }
       return figures;

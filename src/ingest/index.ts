@@ -60,9 +60,9 @@ export interface IngestRuntime {
   writer: IngestWriter;
   /** Raw-data retention (the sdk-retention job of jobs/catalog.ts). */
   retention: Retention;
-  /** Starts the queue (JetStream connects in the background, retrying) and the writer (the
-   * ingest-writer worker of jobs/catalog.ts). */
-  start(): void;
+  /** Starts the queue (JetStream connects in the background, retrying) and, unless `writer` is
+   * false, the writer (the ingest-writer and ingest-publisher workers of jobs/catalog.ts). */
+  start(options?: { writer?: boolean }): void;
   /** Stops the writer (a move in progress finishes) and closes the queue. Batches not yet stored
    * wait in the outbox for the next writer. */
   stop(): Promise<void>;
@@ -105,9 +105,9 @@ export function createIngest(deps: IngestDeps): IngestRuntime {
     queue,
     writer,
     retention,
-    start() {
+    start(options = {}) {
       queue.start();
-      writer.start(deps.writerIntervalMs);
+      if (options.writer !== false) writer.start(deps.writerIntervalMs);
     },
     async stop() {
       await writer.stop();

@@ -58,6 +58,15 @@ describe('the catalogue of background work', () => {
     expect(names(backgroundWork(nats, 'worker'))).toEqual({ jobs: JOBS, workers: ['ingest-writer'] });
   });
 
+  it('leaves the ingest writer to workers in `svc serve` with JetStream on PostgreSQL (serve only publishes)', () => {
+    const scaled = services({ NATS_URL: 'nats://127.0.0.1:1', DATABASE_URL: 'postgres://127.0.0.1:1/x' });
+    expect(names(backgroundWork(scaled, 'serve'))).toEqual({ jobs: [], workers: ['ingest-publisher'] });
+    expect(names(backgroundWork(scaled, 'worker'))).toEqual({ jobs: JOBS, workers: ['ingest-writer'] });
+    // Embedded with NATS: no worker process to leave it to.
+    const embedded = services({ NATS_URL: 'nats://127.0.0.1:1' });
+    expect(names(backgroundWork(embedded, 'serve'))).toEqual({ jobs: JOBS, workers: ['ingest-writer'] });
+  });
+
   it('schedules each job at its documented interval', () => {
     const s = services({ COLLECT_INTERVAL_SEC: '120', ALERT_INTERVAL_SEC: '600' });
     const intervals = Object.fromEntries(backgroundWork(s, 'worker').jobs.map((j) => [j.name, j.intervalMs]));

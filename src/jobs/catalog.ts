@@ -18,16 +18,19 @@
  *                                   SDK_EVENT_RETENTION_DAYS, forgets event ids older than
  *                                   SDK_DEDUPE_HORIZON_DAYS (rollups are kept)
  * - workers (`Worker`): long-running consumers, started with the process and stopped on shutdown;
- *     ingest-writer                 moves accepted batches from the outbox into `events` every
- *                                   200 ms (the outbox queue: the oldest rows, FOR UPDATE SKIP
- *                                   LOCKED; JetStream: the batches its messages name), refreshes the
- *                                   queue depth every second and, with JetStream, sweeps outbox rows
- *                                   the stream never carried every minute
+ *     ingest-writer                 stores accepted batches in `events` every 200 ms (the outbox
+ *                                   queue: the oldest rows, FOR UPDATE SKIP LOCKED; JetStream: the
+ *                                   messages of the stream's shared consumer), refreshes the queue
+ *                                   depth every second and, with JetStream, sweeps outbox rows left
+ *                                   from the embedded queue every minute
+ *     ingest-publisher              only connects the queue (JetStream), for serve processes that
+ *                                   leave the writing to workers
  *
  * Which process runs what (backgroundWork): `svc worker` runs every job; `svc serve` runs them only
- * in embedded mode (with DATABASE_URL, worker processes do). Every serve and worker process runs
- * an ingest writer: they share the outbox table (or the JetStream consumer) without ever storing a
- * batch twice. Each entry only calls domain services (built once by src/services.ts): no business
+ * in embedded mode (with DATABASE_URL, worker processes do). Every worker process runs an ingest
+ * writer, and so does every serve process except with NATS_URL and DATABASE_URL, where serve only
+ * publishes (the async path exists to absorb bursts: the workers drain them); writers share the
+ * outbox table (or the JetStream consumer) without ever storing a batch twice. Each entry only calls domain services (built once by src/services.ts): no business
  * rules live here.
  */
 import type { AccountsService } from '../accounts/index.js';
@@ -109,15 +112,31 @@ export function allWorkers(s: Services): Worker[] {
       start: () => s.ingest.start(),
       stop: () => s.ingest.stop(),
     },
+    {
+      name: 'ingest-publisher',
+      roles: ['serve'],
+      start: () => s.ingest.start({ writer: false }),
+      stop: () => s.ingest.stop(),
+    },
   ];
+}
+
+/** Whether serve processes leave the ingest writer to workers: with JetStream on a shared
+ * database, where worker processes run anyway (they run the jobs), so a burst is absorbed by the
+ * serve processes and drained by the workers. */
+function writerInWorkersOnly(s: Services): boolean {
+  return Boolean(s.config.natsUrl && s.config.databaseUrl);
 }
 
 /** The background work a process of `role` runs (see the header for why). */
 export function backgroundWork(s: Services, role: Role): { jobs: Job[]; workers: Worker[] } {
   const runsJobs = role === 'worker' || !s.config.databaseUrl;
+  const ingest = role === 'serve' && writerInWorkersOnly(s) ? 'ingest-publisher' : 'ingest-writer';
   return {
     jobs: runsJobs ? allJobs(s) : [],
-    workers: allWorkers(s).filter((w) => w.roles.includes(role)),
+    workers: allWorkers(s).filter(
+      (w) => w.roles.includes(role) && (!w.name.startsWith('ingest-') || w.name === ingest),
+    ),
   };
 }
 
