@@ -100,25 +100,56 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
       const { conn, lost, done } = await checkout(pool);
       let ended = false;
-      try {
+      // BEGIN is sent with the transaction's first statement, in one write (see piped).
+      let begun = false;
+      const piped = async (
+        statements: readonly { sql: string; params?: readonly unknown[] }[],
+      ): Promise<PromiseSettledResult<pg.QueryResult>[]> => {
+        // node-pg's pipeline mode (a documented client option, switched on for these statements
+        // only: COPY and multi-statement text cannot run in it) writes them all at once, without
+        // waiting for each answer. After a failed statement the transaction is aborted (and the
+        // server turns a COMMIT into a rollback).
+        const client = conn as pg.PoolClient & { pipeline: boolean };
+        const all = begun ? statements : [{ sql: 'BEGIN' }, ...statements];
+        begun = true;
+        client.pipeline = true;
+        try {
+          const settled = await Promise.allSettled(
+            all.map((st) => conn.query(st.sql, [...(st.params ?? [])])),
+          );
+          return all === statements ? settled : settled.slice(1);
+        } finally {
+          client.pipeline = false;
+        }
+      };
+      const begin = async () => {
+        if (begun) return;
+        begun = true;
         await conn.query('BEGIN');
+      };
+      try {
         const tx: Tx = {
-          ...wrap(conn, (sql, data) => copyOn(conn, sql, data)),
+          async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
+            if (begun) {
+              const res = await conn.query(sql, [...params]);
+              return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+            }
+            const [r] = await piped([{ sql, params }]);
+            if (r!.status === 'rejected') throw r!.reason;
+            return { rows: r!.value.rows as R[], rowCount: r!.value.rowCount ?? r!.value.rows.length };
+          },
+          async exec(sql: string): Promise<void> {
+            await begin();
+            // The simple query protocol (no parameters) accepts several statements at once.
+            await conn.query(sql);
+          },
+          async copyIn(sql: string, data: string): Promise<void> {
+            await begin();
+            await copyOn(conn, sql, data);
+          },
           async commitWith(statements: readonly Statement[]) {
             ended = true;
-            // node-pg's pipeline mode (a documented client option, switched on for these
-            // statements only: COPY cannot run in it) writes them all at once, without waiting
-            // for each answer. After a failed statement the transaction is aborted and the server
-            // turns the COMMIT into a rollback.
-            const piped = conn as pg.PoolClient & { pipeline: boolean };
-            let settled: PromiseSettledResult<pg.QueryResult>[];
-            piped.pipeline = true;
-            try {
-              const sent = statements.map((st) => conn.query(st.sql, [...(st.params ?? [])]));
-              settled = await Promise.allSettled([...sent, conn.query('COMMIT')]);
-            } finally {
-              piped.pipeline = false;
-            }
+            const settled = await piped([...statements, { sql: 'COMMIT' }]);
             const failed = settled.find((r) => r.status === 'rejected');
             if (failed) throw failed.reason;
             const done = (settled.at(-1) as PromiseFulfilledResult<pg.QueryResult>).value;
@@ -130,14 +161,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
           },
         };
         const result = await fn(tx);
-        if (!ended) await conn.query('COMMIT');
+        // A transaction that ran nothing has nothing to commit.
+        if (!ended && begun) await conn.query('COMMIT');
         done();
         conn.release();
         return result;
       } catch (err) {
         try {
           if (lost()) throw lost();
-          await conn.query('ROLLBACK');
+          if (begun) await conn.query('ROLLBACK');
           done();
           conn.release();
         } catch (rollbackErr) {

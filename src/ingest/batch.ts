@@ -69,6 +69,14 @@ function payloadCountry(event: ValidEvent): string | null {
 
 /** Players whose country must come from the cache: some event lacks one and no session_start
  * of the batch gives it first. */
+/** Every player with an event that carries no country of its own (a superset of
+ * playersNeedingCountry's, known before dedupe decides which events are new). */
+export function playersWithoutCountry(candidates: readonly Candidate[]): string[] {
+  const players = new Set<string>();
+  for (const { event } of candidates) if (!payloadCountry(event)) players.add(event.player_id);
+  return [...players];
+}
+
 export function playersNeedingCountry(accepted: readonly Candidate[]): string[] {
   const known = new Set<string>();
   const needed = new Set<string>();

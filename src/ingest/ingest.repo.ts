@@ -42,6 +42,63 @@ export async function insertEventIds(
   return new Set(r.rows.map((row) => row.event_id));
 }
 
+/** What openBatch found: the new event ids, the month's usage so far (read without a lock) and
+ * the cached countries of the players asked for. */
+export interface Opened {
+  fresh: Set<string>;
+  used: number;
+  countries: Map<string, string>;
+}
+
+/**
+ * The first statement of a batch's transaction, in one round trip: records the event ids
+ * (insertEventIds), reads the month's usage (monthUsage) and the players' cached countries
+ * (playerCountries), and, when `claim` is given and any id is new, inserts that claim (queued, its
+ * events the new ids' count: see insertClaims). `eventIds` sorted, as insertEventIds says, and
+ * distinct (the batch's repeats are gone: batch.ts prepare).
+ */
+export async function openBatch(
+  q: Queryable,
+  input: {
+    teamId: number;
+    eventIds: readonly string[];
+    receivedAt: Date;
+    month: string;
+    players: readonly string[];
+    claim?: number | undefined;
+  },
+): Promise<Opened> {
+  const r = await q.query<{
+    fresh: string[] | null;
+    used: number | null;
+    countries: Record<string, string> | null;
+  }>(
+    `WITH fresh AS (
+       INSERT INTO event_ids (team_id, event_id, received_at)
+       SELECT $1, id, $3 FROM unnest($2::text[]) AS id
+       ON CONFLICT DO NOTHING
+       RETURNING event_id
+     ), claim AS (
+       INSERT INTO ingest_claims (id, state, events, created_at)
+       SELECT $6::bigint, 'queued', n, $3 FROM (SELECT count(*)::int AS n FROM fresh) AS c
+        WHERE $6::bigint IS NOT NULL AND n > 0
+     )
+     -- All new (the usual case): no list to send back and parse, the caller keeps its own.
+     SELECT (SELECT CASE WHEN count(*) = cardinality($2::text[]) THEN NULL ELSE coalesce(array_agg(event_id), '{}') END
+               FROM fresh) AS fresh,
+            (SELECT used FROM ingest_usage WHERE team_id = $1 AND month = $4::date)::float8 AS used,
+            (SELECT json_object_agg(player_id, country) FROM player_countries
+              WHERE team_id = $1 AND player_id = ANY($5::text[])) AS countries`,
+    [input.teamId, input.eventIds, input.receivedAt, input.month, input.players, input.claim ?? null],
+  );
+  const row = r.rows[0]!;
+  return {
+    fresh: new Set(row.fresh ?? input.eventIds),
+    used: Number(row.used ?? 0),
+    countries: new Map(Object.entries(row.countries ?? {})),
+  };
+}
+
 /** Forgets ids recorded in this transaction whose events the quota then refused (so a retry next
  * month is not deduped). */
 export async function deleteEventIds(

@@ -85,10 +85,37 @@ export interface BatchMessage {
   copyText: string;
 }
 
+/** A message's parts before its claim id is known: its rollup keys, its COPY text, and its size
+ * (with room for the largest claim id). */
+interface MessageParts {
+  events: number;
+  inbox: RollupKey[];
+  text: string;
+  bytes: number;
+}
+
+const CLAIM_ROOM = String(Number.MAX_SAFE_INTEGER).length;
+
+function messageParts(rows: readonly EventRow[]): MessageParts {
+  const inbox = rollupKeys(rows);
+  const text = eventsCopyText(rows);
+  const head = JSON.stringify({ v: 1, claim: 0, events: rows.length, inbox });
+  return {
+    events: rows.length,
+    inbox,
+    text,
+    bytes: Buffer.byteLength(head) + CLAIM_ROOM + 1 + Buffer.byteLength(text),
+  };
+}
+
+function encodeParts(claim: number, parts: MessageParts): Uint8Array {
+  const head: MessageHead = { v: 1, claim, events: parts.events, inbox: parts.inbox };
+  return encoder.encode(`${JSON.stringify(head)}\n${parts.text}`);
+}
+
 /** One message: the head line, then the COPY text of `rows`. */
 export function encodeMessage(claim: number, rows: readonly EventRow[]): Uint8Array {
-  const head: MessageHead = { v: 1, claim, events: rows.length, inbox: rollupKeys(rows) };
-  return encoder.encode(`${JSON.stringify(head)}\n${eventsCopyText(rows)}`);
+  return encodeParts(claim, messageParts(rows));
 }
 
 const isKey = (k: unknown): k is RollupKey =>
@@ -126,9 +153,9 @@ export function decodeMessage(data: Uint8Array): BatchMessage | { malformed: str
 }
 
 /** `rows` as messages of at most `maxBytes` each (halved until they fit; one row always fits: a
- * request body is at most 1 MB). The parts of a split batch each get their own batch id (their
- * claim id): the rollup job finds a batch's events by it, and a part may be written before the
- * next one. */
+ * request body is at most 1 MB), claim ids taken from `newClaim` in message order, one per message
+ * sent. The parts of a split batch each get their own batch id (their claim id): the rollup job
+ * finds a batch's events by it, and a part may be written before the next one. */
 export function packRows(
   rows: readonly EventRow[],
   maxBytes: number,
@@ -136,10 +163,17 @@ export function packRows(
   part = false,
 ): Packed[] {
   if (rows.length === 0) return [];
-  const claim = newClaim();
-  const own = part ? rows.map((r) => ({ ...r, batch: claim })) : rows;
-  const data = encodeMessage(claim, own);
-  if (data.byteLength <= maxBytes || rows.length === 1) return [{ claim, events: rows.length, data }];
+  if (!part) {
+    const parts = messageParts(rows);
+    if (parts.bytes <= maxBytes || rows.length === 1) {
+      const claim = newClaim();
+      return [{ claim, events: rows.length, data: encodeParts(claim, parts) }];
+    }
+  } else if (rows.length === 1 || messageParts(rows).bytes <= maxBytes) {
+    const claim = newClaim();
+    const own = rows.map((r) => ({ ...r, batch: claim }));
+    return [{ claim, events: rows.length, data: encodeMessage(claim, own) }];
+  }
   const half = Math.ceil(rows.length / 2);
   return [
     ...packRows(rows.slice(0, half), maxBytes, newClaim, true),
@@ -275,10 +309,17 @@ export class JetStreamQueue implements StreamKind {
     return this.pending;
   }
 
-  /** The batch's messages, sized for this server's max_payload. */
-  pack(rows: readonly EventRow[]): Packed[] {
+  /** The batch's messages, sized for this server's max_payload; the first takes `firstClaim` when
+   * given (a claim its transaction already inserted). */
+  pack(rows: readonly EventRow[], firstClaim?: number): Packed[] {
     const max = this.conn?.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
-    return packRows(rows, max - HEADROOM);
+    let first = firstClaim;
+    return packRows(rows, max - HEADROOM, () => {
+      if (first === undefined) return newBatchId();
+      const claim = first;
+      first = undefined;
+      return claim;
+    });
   }
 
   /** Publishes every message and resolves on the stream's acks (the messages are on disk on the

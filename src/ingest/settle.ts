@@ -29,7 +29,9 @@
 import type { Db, Tx } from '../db/index.js';
 import {
   type Candidate,
+  newBatchId,
   playersNeedingCountry,
+  playersWithoutCountry,
   quotaErrors,
   type RowContext,
   sessionCountries,
@@ -52,8 +54,9 @@ export interface Packed {
 
 /** What carries a batch's rows for sink `stream` (jetstream.ts). */
 export interface Carrier {
-  /** The rows as messages (one, or several when one would be too large for the server). */
-  pack(rows: readonly repo.EventRow[]): Packed[];
+  /** The rows as messages (one, or several when one would be too large for the server); the
+   * first message's claim is `firstClaim` when given. */
+  pack(rows: readonly repo.EventRow[], firstClaim?: number): Packed[];
   /** Resolves once the stream holds every message; rejects when it fails or takes too long. */
   send(packed: readonly Packed[]): Promise<void>;
 }
@@ -101,25 +104,57 @@ export async function settleBatch(db: Db, input: SettleInput): Promise<Settled |
 async function settle(tx: Tx, input: SettleInput, how: 'whole' | 'exact'): Promise<Settled | QuotaUsedUp> {
   const { teamId, quota, candidates, ctx } = input;
   const ids = candidates.map((c) => c.event.event_id).sort();
+  const month = monthOf(ctx.receivedAt);
+  if (how === 'whole') {
+    // One round trip for the ids, the usage and the countries (and the claim of the batch's first
+    // message, sink stream): the players asked for are every one without a country of its own.
+    const claim = input.sink === 'stream' && input.carrier ? newBatchId() : undefined;
+    const opened = ids.length
+      ? await repo.openBatch(tx, {
+          teamId,
+          eventIds: ids,
+          receivedAt: ctx.receivedAt,
+          month,
+          players: playersWithoutCountry(candidates),
+          claim,
+        })
+      : { fresh: new Set<string>(), used: 0, countries: new Map<string, string>() };
+    const novel = candidates.filter((c) => opened.fresh.has(c.event.event_id));
+    const deduped = candidates.length - novel.length;
+    if (novel.length === 0) return { rows: [], errors: [], deduped, stored: input.sink };
+    if (opened.used + novel.length <= quota) {
+      const rows = toRows(novel, opened.countries, ctx);
+      const written = await write(tx, input, rows, claim);
+      const countries = repo.upsertPlayerCountriesStatement(teamId, sessionCountries(novel), ctx.receivedAt);
+      const queued = written.stored === 'events' ? repo.rollupInboxStatement(repo.rollupKeys(rows)) : null;
+      // Refused (the transaction undone) when concurrent batches took the room: see settleBatch.
+      await tx.commitWith([
+        repo.chargeQuotaAllStatement(teamId, month, novel.length, quota),
+        ...(countries ? [countries] : []),
+        ...(queued ? [queued] : []),
+      ]);
+      return { rows, errors: [], deduped, ...written };
+    }
+    // Not all of it fits: the exact way, in this transaction (write inserts its own claims).
+    if (claim !== undefined) await repo.deleteClaims(tx, [claim]);
+    return settleExactly(tx, input, novel, deduped);
+  }
   const fresh = ids.length ? await repo.insertEventIds(tx, teamId, ids, ctx.receivedAt) : new Set<string>();
   const novel = candidates.filter((c) => fresh.has(c.event.event_id));
   const deduped = candidates.length - novel.length;
   if (novel.length === 0) return { rows: [], errors: [], deduped, stored: input.sink };
+  return settleExactly(tx, input, novel, deduped);
+}
+
+/** The charge first, granting what is left of the quota; then the accepted events' write. */
+async function settleExactly(
+  tx: Tx,
+  input: SettleInput,
+  novel: readonly Candidate[],
+  deduped: number,
+): Promise<Settled | QuotaUsedUp> {
+  const { teamId, quota, ctx } = input;
   const month = monthOf(ctx.receivedAt);
-  if (how === 'whole' && (await repo.monthUsage(tx, teamId, month)) + novel.length <= quota) {
-    const cached = await repo.playerCountries(tx, teamId, playersNeedingCountry(novel));
-    const rows = toRows(novel, cached, ctx);
-    const written = await write(tx, input, rows);
-    const countries = repo.upsertPlayerCountriesStatement(teamId, sessionCountries(novel), ctx.receivedAt);
-    const queued = written.stored === 'events' ? repo.rollupInboxStatement(repo.rollupKeys(rows)) : null;
-    // Refused (the transaction undone) when concurrent batches took the room: see settleBatch.
-    await tx.commitWith([
-      repo.chargeQuotaAllStatement(teamId, month, novel.length, quota),
-      ...(countries ? [countries] : []),
-      ...(queued ? [queued] : []),
-    ]);
-    return { rows, errors: [], deduped, ...written };
-  }
   const granted = await repo.chargeQuota(tx, teamId, month, novel.length, quota);
   const accepted = novel.slice(0, granted);
   const refused = novel.slice(granted);
@@ -148,6 +183,7 @@ async function write(
   tx: Tx,
   input: SettleInput,
   rows: repo.EventRow[],
+  claimed?: number,
 ): Promise<{ stored: Sink; outboxId?: number }> {
   if (input.sink === 'outbox') {
     return {
@@ -156,12 +192,18 @@ async function write(
     };
   }
   if (input.sink === 'stream' && input.carrier) {
-    const packed = input.carrier.pack(rows);
-    await repo.insertClaims(
-      tx,
-      packed.map((p) => ({ id: p.claim, events: p.events })),
-      input.ctx.receivedAt,
-    );
+    const packed = input.carrier.pack(rows, claimed);
+    // `claimed` was inserted with the batch's ids (openBatch) for all its rows: when the batch
+    // was split, it is recorded again with its part's count, with the other parts' claims.
+    if (claimed !== undefined && packed.length > 1) await repo.deleteClaims(tx, [claimed]);
+    const unclaimed = claimed !== undefined && packed.length === 1 ? [] : packed;
+    if (unclaimed.length > 0) {
+      await repo.insertClaims(
+        tx,
+        unclaimed.map((p) => ({ id: p.claim, events: p.events })),
+        input.ctx.receivedAt,
+      );
+    }
     const sent = await input.carrier.send(packed).then(
       () => true,
       () => false,
