@@ -36,27 +36,39 @@ export interface Suite {
 
 export interface RunningTarget {
   url: string;
+  /** The second word of the READY line, when the server prints one (an API key). */
+  key?: string;
   stop(): Promise<void>;
 }
 
-/** Starts `tsx bench/server.ts <kind>` and waits for its READY line. */
-export async function startTarget(kind: string): Promise<RunningTarget> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts', kind], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
+/** Starts `tsx bench/server.ts <kind>` (or `tsx <script> <kind>`) with `env` added, and waits for
+ * its `READY <url> [key]` line. */
+export async function startTarget(
+  kind: string,
+  options: { script?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunningTarget> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', options.script ?? 'bench/server.ts', kind],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+    },
+  );
+  const ready = await new Promise<{ url: string; key?: string }>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
+      const m = /READY (\S+)(?: (\S+))?\n/.exec(out);
+      if (m) resolve({ url: m[1]!, ...(m[2] ? { key: m[2] } : {}) });
     });
     child.on('exit', (code) => reject(new Error(`bench server "${kind}" exited with ${code}`)));
   });
   return {
-    url,
+    ...ready,
     stop: () =>
       new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();

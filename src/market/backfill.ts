@@ -152,6 +152,9 @@ export async function backfill(
     );
     snapshots += 1;
   }
+  // Millions of rows just arrived: without fresh statistics the planner reads them as the empty
+  // tables it last saw (the first collections and views scanned whole tables until autovacuum ran).
+  await repo.analyseHistory(db);
   const collect = await collectOnce(deps, now);
   await repo.completeBackfill(db, run, now);
   const stats = {

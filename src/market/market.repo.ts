@@ -153,6 +153,11 @@ export async function applyRetention(db: Queryable, now: Date): Promise<{ sample
   return { samples: samples.rowCount, hourly: hourly.rowCount };
 }
 
+/** Refreshes the planner statistics of the catalogue and the CCU tiers (after a bulk write). */
+export async function analyseHistory(db: Queryable): Promise<void> {
+  await db.exec('ANALYZE games, ccu_samples, ccu_hourly, ccu_daily, genre_snapshots');
+}
+
 // Catalogue reads for the other domains: market owns the games table, so every place id → game or
 // universe id → game lookup is written here once and the others call these.
 

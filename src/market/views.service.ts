@@ -57,27 +57,54 @@ function summary(g: views.CatalogueRow): GameSummary {
   };
 }
 
-export async function computeTrending(db: Db, period: Period, now: Date): Promise<TrendingView> {
+/** What several views read, read once per refresh (each compute function reads it alone otherwise). */
+export interface SharedReads {
+  catalogue(): Promise<views.CatalogueRow[]>;
+}
+
+export function sharedReads(db: Db): SharedReads {
+  let catalogue: Promise<views.CatalogueRow[]> | undefined;
+  return { catalogue: () => (catalogue ??= views.readCatalogue(db)) };
+}
+
+export async function computeTrending(
+  db: Db,
+  period: Period,
+  now: Date,
+  reads: SharedReads = sharedReads(db),
+): Promise<TrendingView> {
   const w = periodWindow(period, now);
-  const [catalogue, rows] = await Promise.all([views.readCatalogue(db), views.readPeriod(db, w)]);
-  const byId = new Map(rows.map((r) => [r.universe_id, r]));
+  // Two scans rather than one query with both: each is a single aggregation the server can run
+  // in parallel, where one query would materialise the window's rows to read them twice.
+  const [catalogue, means, buckets] = await Promise.all([
+    reads.catalogue(),
+    views.readPeriodMeans(db, w),
+    views.readPeriodBuckets(db, w),
+  ]);
+  const meansById = new Map(means.map((r) => [r.universe_id, r]));
+  const bucketsById = new Map(buckets.map((r) => [r.universe_id, r]));
   const games = catalogue.map((g): TrendingGame => {
-    const r = byId.get(g.universe_id);
-    const buckets: (number | undefined)[] = new Array(24).fill(undefined);
+    const m = meansById.get(g.universe_id);
+    const r = bucketsById.get(g.universe_id);
+    const history: (number | undefined)[] = new Array(24).fill(undefined);
     r?.buckets.forEach((b, i) => {
-      if (b >= 0 && b < 24) buckets[b] = r.values[i];
+      if (b >= 0 && b < 24) history[b] = r.values[i];
     });
     return {
       ...summary(g),
-      trend_score: r?.recent == null ? null : trendScore(r.recent, r.previous),
-      ccu_history: fillBuckets(buckets),
+      trend_score: m?.recent == null ? null : trendScore(m.recent, m.previous),
+      ccu_history: fillBuckets(history),
     };
   });
   return { period, games };
 }
 
-export async function computeOverview(db: Db, now: Date): Promise<OverviewView> {
-  const catalogue = await views.readCatalogue(db);
+export async function computeOverview(
+  db: Db,
+  now: Date,
+  reads: SharedReads = sharedReads(db),
+): Promise<OverviewView> {
+  const catalogue = await reads.catalogue();
   const totals = await views.platformTotals(db);
   const hour = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
   const [current, dayAgo] = await Promise.all([
@@ -112,9 +139,13 @@ export async function computeOverview(db: Db, now: Date): Promise<OverviewView> 
   };
 }
 
-export async function computeGenres(db: Db, now: Date): Promise<GenresView> {
+export async function computeGenres(
+  db: Db,
+  now: Date,
+  reads: SharedReads = sharedReads(db),
+): Promise<GenresView> {
   const [catalogue, baseline] = await Promise.all([
-    views.readCatalogue(db),
+    reads.catalogue(),
     views.genreCcuNear(db, new Date(now.getTime() - 7 * DAY_MS)),
   ]);
   const names = new Map(GENRE_TAXONOMY.map((g) => [g.key, g.name]));
@@ -177,11 +208,12 @@ export function breakoutInputs(
   });
 }
 
-export async function computeBreakout(db: Db, now: Date): Promise<BreakoutView> {
-  const [catalogue, counters] = await Promise.all([
-    views.readCatalogue(db),
-    views.readVisitCounters(db, now),
-  ]);
+export async function computeBreakout(
+  db: Db,
+  now: Date,
+  reads: SharedReads = sharedReads(db),
+): Promise<BreakoutView> {
+  const [catalogue, counters] = await Promise.all([reads.catalogue(), views.readVisitCounters(db, now)]);
   return { games: breakoutRadar(breakoutInputs(catalogue, counters), now) };
 }
 
@@ -209,9 +241,12 @@ const CADENCE: Record<string, number> = {
   timing: DAY_MS,
 };
 
-const COMPUTE: Record<string, (db: Db, now: Date) => Promise<unknown>> = {
+const COMPUTE: Record<string, (db: Db, now: Date, reads: SharedReads) => Promise<unknown>> = {
   ...Object.fromEntries(
-    PERIODS.map((p) => [`trending:${p}`, (db: Db, now: Date) => computeTrending(db, p, now)]),
+    PERIODS.map((p) => [
+      `trending:${p}`,
+      (db: Db, now: Date, reads: SharedReads) => computeTrending(db, p, now, reads),
+    ]),
   ),
   overview: computeOverview,
   genres: computeGenres,
@@ -234,10 +269,11 @@ function due(name: string, computedAt: Date | undefined, now: Date): boolean {
 /** Recomputes every view that is due (all of them with `force`); returns the names recomputed. */
 export async function refreshViews(db: Db, now: Date, options: { force?: boolean } = {}): Promise<string[]> {
   const stamps = await repo.viewTimes(db);
+  const reads = sharedReads(db);
   const done: string[] = [];
   for (const name of VIEW_NAMES) {
     if (!options.force && !due(name, stamps.get(name), now)) continue;
-    await repo.saveView(db, name, now, await COMPUTE[name]!(db, now));
+    await repo.saveView(db, name, now, await COMPUTE[name]!(db, now, reads));
     done.push(name);
   }
   return done;
