@@ -2,7 +2,6 @@
  * A server to load, in its own process so the load generator does not share its CPU time:
  *   tsx bench/server.ts bare   → a bare Fastify route (the floor)
  *   tsx bench/server.ts app    → the real svc server on a fresh embedded database
- *   tsx bench/server.ts market → the same, with 8 days of simulated market history and its views
  *   tsx bench/server.ts ingest-floor → a bare Fastify POST route that only parses the ingest body
  *                                      (same body limit) and answers its event count
  *   tsx bench/server.ts ingest-sync|ingest-async → the real svc server, ingest forced to that mode,
@@ -20,8 +19,6 @@ import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { Scheduler } from '../src/jobs/index.js';
 import { startServer } from '../src/main.js';
-import { backfill, refreshViews } from '../src/market/index.js';
-import { createPlatformSource } from '../src/platform/index.js';
 import { BENCH_USER, TEAM_AUDIT_ROWS } from './lib.js';
 
 const kind = process.argv[2];
@@ -34,7 +31,7 @@ if (kind === 'bare') {
   const port = typeof address === 'object' && address ? address.port : 0;
   process.stdout.write(`READY http://127.0.0.1:${port}\n`);
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
-} else if (kind === 'app' || kind === 'market' || kind === 'teams') {
+} else if (kind === 'app' || kind === 'teams') {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
   // Limits far above what the load generator can send: the benchmark measures work, not 429s.
   const unlimited = Object.fromEntries(
@@ -50,12 +47,6 @@ if (kind === 'bare') {
   });
   // No background jobs: the collector would compete with the load for the CPU.
   const server = await startServer(config, { jobs: [] });
-  if (kind === 'market') {
-    const platform = createPlatformSource(config);
-    const now = systemClock.now();
-    await backfill({ db: server.db, platform, log: server.app.log }, 8, now);
-    await refreshViews(server.db, now, { force: true });
-  }
   const { accounts } = server.services.accounts;
   const user = await accounts.createUser({
     email: BENCH_USER.email,
