@@ -3,18 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig, resolveJwtSecret, resolveSecretsKeys } from './config.js';
+import { configErrorOf as configError } from '../test/helpers/config.js';
+import { CONFIG_VARIABLES, loadConfig, resolveJwtSecret, resolveSecretsKeys } from './config.js';
 import { DEFAULT_ENTITLEMENTS } from './plans.js';
-
-function configError(env: Record<string, string>): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('loadConfig', () => {
   it('uses the documented defaults when nothing is set', () => {

@@ -8,8 +8,8 @@ import {
   eventsCopyText,
   insertEvents,
   insertOutbox,
-  monthUsage,
   moveOutbox,
+  openBatch,
   outboxDepth,
   QUOTA_RACE_SQLSTATE,
 } from './ingest.repo.js';
@@ -130,12 +130,58 @@ describe.each(testEngines())('insertEvents through COPY (%s)', (engine) => {
       const st = chargeQuotaAllStatement(team, '2026-11-01', n, quota);
       return t.db.query(st.sql, st.params);
     };
+    const monthUsage = async (team: number, month: string) =>
+      (await openBatch(t.db, { teamId: team, eventIds: [], receivedAt: new Date(), month, players: [] }))
+        .used;
     await expect(charge(500, 11, 10)).rejects.toMatchObject({ code: QUOTA_RACE_SQLSTATE });
-    expect(await monthUsage(t.db, 500, '2026-11-01')).toBe(0);
+    expect(await monthUsage(500, '2026-11-01')).toBe(0);
     await charge(500, 6, 10);
     await charge(500, 4, 10);
-    expect(await monthUsage(t.db, 500, '2026-11-01')).toBe(10);
+    expect(await monthUsage(500, '2026-11-01')).toBe(10);
     await expect(charge(500, 1, 10)).rejects.toMatchObject({ code: QUOTA_RACE_SQLSTATE });
-    expect(await monthUsage(t.db, 500, '2026-11-01')).toBe(10);
+    expect(await monthUsage(500, '2026-11-01')).toBe(10);
+  });
+
+  it('opens a batch in one statement: new ids, usage, cached countries, and the claim when any id is new', async () => {
+    const at = new Date('2026-11-23T10:00:00Z');
+    await t.db.query(
+      `INSERT INTO player_countries (team_id, player_id, country, updated_at) VALUES (600, 'p1', 'BR', $1), (600, 'p3', 'US', $1)`,
+      [at],
+    );
+    await t.db.query(`INSERT INTO ingest_usage (team_id, month, used) VALUES (600, '2026-11-01', 42)`);
+    const first = await openBatch(t.db, {
+      teamId: 600,
+      eventIds: ['a', 'b'],
+      receivedAt: at,
+      month: '2026-11-01',
+      players: ['p1', 'p2'],
+      claim: 9_001,
+    });
+    expect(first).toEqual({ fresh: new Set(['a', 'b']), used: 42, countries: new Map([['p1', 'BR']]) });
+    const again = await openBatch(t.db, {
+      teamId: 600,
+      eventIds: ['b', 'c'],
+      receivedAt: at,
+      month: '2026-11-01',
+      players: [],
+      claim: 9_002,
+    });
+    expect(again).toEqual({ fresh: new Set(['c']), used: 42, countries: new Map() });
+    // Nothing new: no claim.
+    await openBatch(t.db, {
+      teamId: 600,
+      eventIds: ['a'],
+      receivedAt: at,
+      month: '2026-11-01',
+      players: [],
+      claim: 9_003,
+    });
+    const claims = await t.db.query<{ id: string; state: string; events: number }>(
+      'SELECT id::text, state, events FROM ingest_claims WHERE id BETWEEN 9001 AND 9003 ORDER BY id',
+    );
+    expect(claims.rows).toEqual([
+      { id: '9001', state: 'queued', events: 2 },
+      { id: '9002', state: 'queued', events: 1 },
+    ]);
   });
 });

@@ -52,7 +52,7 @@ export interface Opened {
 
 /**
  * The first statement of a batch's transaction, in one round trip: records the event ids
- * (insertEventIds), reads the month's usage (monthUsage) and the players' cached countries
+ * (insertEventIds), reads the month's usage and the players' cached countries
  * (playerCountries), and, when `claim` is given and any id is new, inserts that claim (queued, its
  * events the new ids' count: see insertClaims). `eventIds` sorted, as insertEventIds says, and
  * distinct (the batch's repeats are gone: batch.ts prepare).
@@ -164,14 +164,6 @@ export function chargeQuotaAllStatement(
     sql: 'SELECT svc_charge_ingest_quota($1, $2::date, $3::bigint, $4::bigint)',
     params: [teamId, month, wanted, quota],
   };
-}
-
-export async function monthUsage(q: Queryable, teamId: number, month: string): Promise<number> {
-  const r = await q.query<{ used: number }>(
-    'SELECT used FROM ingest_usage WHERE team_id = $1 AND month = $2',
-    [teamId, month],
-  );
-  return r.rows[0]?.used ?? 0;
 }
 
 /** Remembers each player's latest session_start country (null: nothing to remember). */

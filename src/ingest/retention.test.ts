@@ -1,24 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEvents } from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { configError } from '../../test/helpers/config.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { type IngestKey, ingestKey, postEvents, sdkEvent } from '../../test/helpers/ingest.js';
 import { fixedClock } from '../clock.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { prepare } from './batch.js';
 import { ageLimit, Partitions } from './partitions.js';
 import { dropCutoff, parsePartitionName, partitionsToDrop, Retention } from './retention.js';
 import { validateBatch } from './validate.js';
-
-function configError(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.message;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('retention settings', () => {
   it('keeps raw events 400 days and event ids 35 days by default', () => {

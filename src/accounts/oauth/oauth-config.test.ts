@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../config.js';
+import { configError } from '../../../test/helpers/config.js';
+import { loadConfig } from '../../config.js';
 import { FlowSealer, type FlowState } from './flow-cookie.js';
 import { placeholderEmail } from './oauth.service.js';
-
-function configError(env: Record<string, string>): string {
-  try {
-    loadConfig(env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.message;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('OAuth configuration', () => {
   it('enables a provider only when both its client id and secret are set, with the real endpoints by default', () => {
