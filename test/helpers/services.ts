@@ -1,7 +1,7 @@
 /**
- * Private instances of the services the fault tests stop, kill and restart: a nats-server and a
- * throwaway PostgreSQL cluster on free ports, in temporary directories. The shared servers CI runs
- * (PostgreSQL on 5432, NATS on 4222) are never touched. Also: the real app on a database of the
+ * Private instances of the services the fault tests stop, kill and restart: a nats-server, a
+ * redis-server and a throwaway PostgreSQL cluster on free ports, in temporary directories. The
+ * shared servers CI runs (PostgreSQL on 5432, Redis on 6379, NATS on 4222) are never touched. Also: the real app on a database of the
  * private cluster, and a child process running `svc worker`'s ingest writer.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -208,6 +208,106 @@ export async function privateNats(): Promise<PrivateNats> {
         if (await portOpen(port)) return;
         if (Date.now() > deadline)
           throw new Error(`nats-server did not listen on ${port}:\n${tail(logFile)}`);
+        await sleep(50);
+      }
+    },
+    stop: () => signal('SIGTERM'),
+    kill: () => signal('SIGKILL'),
+    async dispose() {
+      await signal('SIGTERM');
+      atExit.delete(killNow);
+      rmSync(dir, { recursive: true, force: true });
+    },
+    log: () => tail(logFile),
+  };
+  await handle.start();
+  return handle;
+}
+
+export const REDIS_SERVER = '/usr/bin/redis-server';
+
+export function hasRedisServer(): boolean {
+  return existsSync(REDIS_SERVER);
+}
+
+export interface PrivateRedis {
+  /** redis://127.0.0.1:<port> */
+  readonly url: string;
+  readonly port: number;
+  readonly running: boolean;
+  /** (Re)starts the server on the same port; resolves once the port accepts connections. */
+  start(): Promise<void>;
+  /** SIGTERM, and waits for the exit. */
+  stop(): Promise<void>;
+  /** SIGKILL, and waits for the exit. */
+  kill(): Promise<void>;
+  /** Stops the server and removes its directory. */
+  dispose(): Promise<void>;
+  log(): string;
+}
+
+/** A redis-server on a free port with no persistence (what the deployments use it for is
+ * ephemeral), in a temporary directory. */
+export async function privateRedis(): Promise<PrivateRedis> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-redis-'));
+  const port = await freePort();
+  const logFile = join(dir, 'redis.log');
+  let child: ChildProcess | undefined;
+  let exited: Promise<unknown> = Promise.resolve();
+  const killNow = () => child?.kill('SIGKILL');
+  atExit.add(killNow);
+  const signal = async (sig: NodeJS.Signals) => {
+    const c = child;
+    if (!c) return;
+    child = undefined;
+    c.kill(sig);
+    await waitExit(c, exited, 10_000);
+  };
+  const handle: PrivateRedis = {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    get running() {
+      return child !== undefined;
+    },
+    async start() {
+      if (child) return;
+      const args = [
+        '--bind',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--logfile',
+        logFile,
+        '--daemonize',
+        'no',
+      ];
+      const c = spawn(REDIS_SERVER, args, { stdio: 'ignore' });
+      child = c;
+      let failed: Error | undefined;
+      exited = new Promise((r) => {
+        c.once('exit', (code, sig) => {
+          failed ??= new Error(`redis-server exited (${code ?? sig}):\n${tail(logFile)}`);
+          if (child === c) child = undefined;
+          r(undefined);
+        });
+        c.once('error', (err) => {
+          failed = err;
+          if (child === c) child = undefined;
+          r(undefined);
+        });
+      });
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        if (failed) throw failed;
+        if (await portOpen(port)) return;
+        if (Date.now() > deadline)
+          throw new Error(`redis-server did not listen on ${port}:\n${tail(logFile)}`);
         await sleep(50);
       }
     },
