@@ -59,7 +59,7 @@ async function withAccountsArgs(
 ): Promise<number> {
   const log = createLogger(config);
   const db = await openDatabase(config, log);
-  const kv = await connectKv(config);
+  const kv = await connectKv(config, log);
   const services = createServices({
     config,
     db,

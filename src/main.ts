@@ -104,7 +104,7 @@ async function openServices(
   const secrets = new SecretBox(resolveSecretsKeys(config));
   const db = await openDatabase(config, log);
   await sealStoredSecrets(db, secrets, log);
-  const kv = await connectKv(config);
+  const kv = await connectKv(config, log);
   const platform = options.platform ?? createPlatformSource(config, log);
   const clock = options.clock ?? systemClock;
   const jwtSecret = resolveJwtSecret(config);

@@ -453,7 +453,7 @@ export class AccountsService {
       teamId: row.team_id,
       tokenVersion: row.token_version,
     };
-    await this.deps.kv.set(authStateKey(userId), JSON.stringify(state), AUTH_CACHE_MS);
+    await this.deps.kv.set(authStateKey(userId), JSON.stringify(state), AUTH_CACHE_MS, { cache: true });
     return state;
   }
 

@@ -20,10 +20,17 @@ export interface RateDecision {
   retryAfterSec: number;
 }
 
+export interface SetOptions {
+  /** The value is a cache: a copy of what the database holds, which whoever changes the source
+   * deletes. A store may drop it, and the resilient store does while Redis is unreachable (a copy
+   * other processes cannot delete must not be served); a read then misses and goes to the source. */
+  cache?: boolean;
+}
+
 export interface Kv {
   readonly kind: 'memory' | 'redis';
   get(key: string): Promise<string | null>;
-  set(key: string, value: string, ttlMs: number): Promise<void>;
+  set(key: string, value: string, ttlMs: number, options?: SetOptions): Promise<void>;
   del(key: string): Promise<void>;
   /** Adds 1 (creating the key with `ttlMs` when absent) and returns the new count. */
   incr(key: string, ttlMs: number): Promise<number>;

@@ -26,6 +26,8 @@ export function memoryKv(now: () => number = Date.now): Kv {
     async get(key) {
       return live(key)?.value ?? null;
     },
+    // A cache (options.cache) is kept like any value: in one process, whoever changes its source
+    // deletes it here.
     async set(key, value, ttlMs) {
       map.set(key, { value, expiresAt: now() + ttlMs });
     },

@@ -115,7 +115,7 @@ export class TeamsService {
       const row = await repo.findMembership(this.deps.db, userId, teamId);
       if (!row) return null;
       m = { role: row.role, personal: row.personal, ownerId: row.owner_id };
-      await this.deps.kv.set(key, JSON.stringify(m), ACCESS_CACHE_MS);
+      await this.deps.kv.set(key, JSON.stringify(m), ACCESS_CACHE_MS, { cache: true });
     }
     const owner = await this.deps.accounts.authState(m.ownerId);
     if (!owner) return null;
