@@ -112,15 +112,16 @@ export function newBatchId(): number {
   return randomInt(1, 2 ** 48);
 }
 
-/** Stored rows in batch order; an event without a country takes the player's latest known one. */
+/** Stored rows in batch order; an event without a country takes the player's latest known one.
+ * `batch`: the stored batch's id (a new one unless given). */
 export function toRows(
   accepted: readonly Candidate[],
   cached: Map<string, string>,
   ctx: RowContext,
+  batch: number = newBatchId(),
 ): EventRow[] {
   const countries = new Map(cached);
   const receivedAt = ctx.receivedAt.toISOString();
-  const batch = newBatchId();
   return accepted.map(({ event, ts }) => {
     const own = payloadCountry(event);
     if (own && event.type === 'session_start') countries.set(event.player_id, own);

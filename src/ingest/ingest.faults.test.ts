@@ -448,7 +448,10 @@ describe.skipIf(!DATABASE_URL || !hasNatsServer())('ingest faults: kill -9 of th
             )
           ).rows[0]!.n,
         );
-      expect(await waiting()).toBe(stuck.length);
+      // A request's stream ack comes before its COMMIT reaches the row: wait until all of them wait.
+      await until('every held request to wait on the usage row', 10_000, async () => {
+        return (await waiting()) === stuck.length;
+      });
       await serve.kill9();
       expect(await Promise.all(inFlight)).toEqual(stuck.map(() => 'no answer'));
       // rollback: the server notices the dead client within the check interval and ends each wait.

@@ -3,7 +3,7 @@
  * read-API guard would look at headers the spec says are not read here) and
  * GET /api/sdk/events/recent (signed-in users, their team's events).
  */
-import { PassThrough, type Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../errors.js';
@@ -38,27 +38,51 @@ const INGEST_DESCRIPTION = [
     'Retry-After: 15, the detail names the reset date.',
 ].join('\n\n');
 
-/** Inflates a gzip body. The stream reports the compressed byte count as receivedEncodedLength,
- * so Fastify checks Content-Length against it and bodyLimit against the inflated size (zip bomb → 413). */
-function inflate(request: FastifyRequest, payload: Readable): Readable {
+/** The body's bytes as Fastify parsed them (after gzip), per request: JetStream carries a batch as
+ * it came and its writer makes the rows (settle.ts). */
+const bodyBytes = new WeakMap<FastifyRequest, Buffer[]>();
+
+/** A pass-through that keeps what flows through it. */
+function keeper(chunks: Buffer[]): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done(null, chunk);
+    },
+  });
+}
+
+/** The body stream Fastify parses: gzip inflated, and its bytes kept (bodyBytes). The inflating
+ * stream reports the compressed byte count as receivedEncodedLength, so Fastify checks
+ * Content-Length against it and bodyLimit against the inflated size (zip bomb → 413). */
+function body(request: FastifyRequest, payload: Readable): Readable {
   const raw = request.headers['content-encoding'];
   const encoding = (typeof raw === 'string' ? raw : '').trim().toLowerCase();
-  if (encoding === '' || encoding === 'identity') return payload;
-  if (encoding !== 'gzip' && encoding !== 'x-gzip') {
+  const identity = encoding === '' || encoding === 'identity';
+  if (!identity && encoding !== 'gzip' && encoding !== 'x-gzip') {
     throw errors.unsupportedMediaType('Content-Encoding must be gzip or identity.');
   }
-  const out = Object.assign(new PassThrough(), { receivedEncodedLength: 0 });
-  const gunzip = createGunzip();
+  const chunks: Buffer[] = [];
+  bodyBytes.set(request, chunks);
+  const out = Object.assign(keeper(chunks), { receivedEncodedLength: 0 });
   payload.on('data', (chunk: Buffer) => {
     out.receivedEncodedLength += chunk.length;
   });
-  gunzip.on('error', () => out.destroy(new AppError(400, 'invalid_gzip', 'The body is not valid gzip.')));
   // Fastify reads the body (and listens for its errors) only when it has a parser for the
   // Content-Type; otherwise it answers 415 and nobody else listens: an unheard 'error' event
   // would crash the process.
   out.on('error', () => {});
+  payload.on('error', (err) => out.destroy(err));
+  if (identity) return payload.pipe(out);
+  const gunzip = createGunzip();
+  gunzip.on('error', () => out.destroy(new AppError(400, 'invalid_gzip', 'The body is not valid gzip.')));
   payload.pipe(gunzip).pipe(out);
   return out;
+}
+
+function keptBody(request: FastifyRequest): Buffer | undefined {
+  const chunks = bodyBytes.get(request);
+  return chunks && chunks.length > 0 ? Buffer.concat(chunks) : undefined;
 }
 
 function sdkVersion(request: FastifyRequest): string | null {
@@ -131,7 +155,7 @@ function registerIngestRoute(app: App, service: IngestService, opts: IngestRoute
       attachValidation: true,
       // Each event is checked for NUL on its own (rejected, not the batch): no NUL guard here.
       config: { checksOwnInput: true },
-      preParsing: async (request, _reply, payload) => inflate(request, payload),
+      preParsing: async (request, _reply, payload) => body(request, payload),
       schema: {
         tags,
         summary: 'Ingest SDK events',
@@ -152,6 +176,7 @@ function registerIngestRoute(app: App, service: IngestService, opts: IngestRoute
           schemaError: request.validationError,
           ip: request.ip,
           sdkVersion: sdkVersion(request),
+          rawBody: () => keptBody(request),
         }),
         opts,
       ),

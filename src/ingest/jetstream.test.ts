@@ -5,9 +5,19 @@ import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { migratedDb, type TestDb, testEngines } from '../../test/helpers/db.js';
 import { eventRow, ingestKey, postEvents, sdkEvents, storedEvents } from '../../test/helpers/ingest.js';
 import { systemClock } from '../clock.js';
-import { type EventRow, eventsCopyText, insertClaims } from './ingest.repo.js';
-import { type BatchMessage, decodeMessage, encodeMessage, JetStreamQueue, packRows } from './jetstream.js';
+import { prepare, toRows } from './batch.js';
+import { type EventRow, eventsCopyText, insertClaims, rollupKeys } from './ingest.repo.js';
+import {
+  type BatchMessage,
+  decodeMessage,
+  encodeMessage,
+  encodeRaw,
+  JetStreamQueue,
+  keyOffset,
+  packRows,
+} from './jetstream.js';
 import { Partitions } from './partitions.js';
+import { validateBatch } from './validate.js';
 import { IngestWriter } from './writer.js';
 
 const NATS_URL = process.env.NATS_URL;
@@ -55,7 +65,7 @@ describe('JetStream ingest messages', () => {
   it.each([
     ['no head line', 'just text'],
     ['the head line is not JSON', '{nope\n'],
-    ['unknown version 2', '{"v":2,"claim":1,"events":0,"inbox":[]}\n'],
+    ['unknown version 3', '{"v":3,"claim":1,"events":0,"inbox":[]}\n'],
     ['no claim id', '{"v":1,"claim":0,"events":0,"inbox":[]}\n'],
     ['no event count', '{"v":1,"claim":1,"inbox":[]}\n'],
     ['bad rollup keys', '{"v":1,"claim":1,"events":0,"inbox":[[1,"p"]]}\n'],
@@ -87,6 +97,111 @@ describe('JetStream ingest messages', () => {
     const whole = packRows(many, 1_000_000, () => 7);
     expect(whole).toHaveLength(1);
     expect((decodeMessage(whole[0]!.data) as BatchMessage).copyText).toBe(eventsCopyText(many));
+  });
+});
+
+describe('JetStream ingest messages of version 2 (the body as received)', () => {
+  const SECRET = 'svc_ingest_0123456789abcdef';
+  const receivedAt = new Date('2026-11-23T12:00:00.000Z');
+  const ctx = { teamId: 3, keyId: 9, sdkVersion: 'lua-1.2.0', receivedAt };
+  const encode = (text: string) => new TextEncoder().encode(text);
+
+  /** The batch as the request has it: its body, the accepted candidates and the cached countries. */
+  function received(body: string, countries: Map<string, string> = new Map()) {
+    const events = (JSON.parse(body) as { events: unknown[] }).events;
+    const accepted = prepare(validateBatch(events), receivedAt).candidates;
+    return { body: { bytes: encode(body), secret: SECRET }, accepted, countries, ctx };
+  }
+
+  it('give the writer the very rows the request would have stored, with the key blanked', () => {
+    const events: unknown[] = sdkEvents(1, 6);
+    events[2] = { type: 'nonsense' }; // refused by validation: not taken
+    (events[4] as Record<string, unknown>).ts = undefined; // no ts: the receipt time
+    const body = JSON.stringify({ api_key: SECRET, events });
+    const countries = new Map([['player_2', 'DE']]);
+    const batch = received(body, countries);
+    expect(batch.accepted.map((c) => c.index)).toEqual([0, 1, 3, 4, 5]);
+    const data = encodeRaw(77, batch, 1_000_000)!;
+    const text = new TextDecoder().decode(data);
+    expect(text).not.toContain(SECRET);
+    expect(text).toContain(`"api_key":"${'*'.repeat(SECRET.length)}"`);
+    const head = JSON.parse(text.slice(0, text.indexOf('\n')));
+    expect(head).toEqual({
+      v: 2,
+      claim: 77,
+      events: 5,
+      team: 3,
+      key: 9,
+      sdk: 'lua-1.2.0',
+      at: '2026-11-23T12:00:00.000Z',
+      take: [
+        [0, 1],
+        [3, 5],
+      ],
+      countries: { player_2: 'DE' },
+    });
+    const rows = toRows(batch.accepted, countries, ctx, 77);
+    expect(decodeMessage(data)).toEqual({
+      claim: 77,
+      events: 5,
+      inbox: rollupKeys(rows),
+      copyText: eventsCopyText(rows),
+    });
+  });
+
+  it('are not made when the key cannot be found to blank, or the message would be too large', () => {
+    const events = sdkEvents(1, 2);
+    const plain = JSON.stringify({ api_key: SECRET, events });
+    expect(encodeRaw(1, received(plain), 1_000_000)).not.toBeNull();
+    expect(encodeRaw(1, received(plain), plain.length)).toBeNull();
+    // Escaped, so its bytes are not the key's.
+    const escaped = plain.replace(SECRET, `\\u0073${SECRET.slice(1)}`);
+    expect(JSON.parse(escaped).api_key).toBe(SECRET);
+    expect(encodeRaw(1, received(escaped), 1_000_000)).toBeNull();
+    // The key's text also in an event: blanking could change the event.
+    const twice = JSON.stringify({ api_key: SECRET, events: [{ ...events[0], note: SECRET }] });
+    expect(encodeRaw(1, received(twice), 1_000_000)).toBeNull();
+  });
+
+  it.each([
+    ['{"api_key":"K","events":[]}', 12],
+    ['{ "api_key" :\t "K" , "events":[]}', 16],
+    ['{"events":[],"api_key":"K"}', 24],
+    ['{"api_key":"xK","events":[]}', -1],
+    ['{"other_key":"K","events":[]}', -1],
+    ['{"api_key":["K"],"events":[]}', -1],
+    ['K', -1],
+  ])('find the key in %s at %i', (body, at) => {
+    expect(keyOffset(encode(body), 'K')).toBe(at);
+  });
+
+  it.each([
+    [
+      'no team or key',
+      '{"v":2,"claim":1,"events":0,"key":1,"sdk":null,"at":"2026-11-23T12:00:00Z","take":[],"countries":{}}\n{"events":[]}',
+    ],
+    [
+      'bad receipt time',
+      '{"v":2,"claim":1,"events":0,"team":1,"key":1,"sdk":null,"at":"never","take":[],"countries":{}}\n{"events":[]}',
+    ],
+    [
+      'bad event ranges',
+      '{"v":2,"claim":1,"events":0,"team":1,"key":1,"sdk":null,"at":"2026-11-23T12:00:00Z","take":[[2,1]],"countries":{}}\n{"events":[]}',
+    ],
+    [
+      'the body is not JSON',
+      '{"v":2,"claim":1,"events":0,"team":1,"key":1,"sdk":null,"at":"2026-11-23T12:00:00Z","take":[],"countries":{}}\n{"events":',
+    ],
+    [
+      'no event 0 in the body',
+      '{"v":2,"claim":1,"events":1,"team":1,"key":1,"sdk":null,"at":"2026-11-23T12:00:00Z","take":[[0,0]],"countries":{}}\n{"events":[]}',
+    ],
+    [
+      'event 0 does not validate: too_short',
+      '{"v":2,"claim":1,"events":1,"team":1,"key":1,"sdk":null,"at":"2026-11-23T12:00:00Z","take":[[0,0]],"countries":{}}\n{"events":[{"type":"nope","event_id":"e","player_id":"p","session_id":"s"}]}',
+    ],
+  ])('refuse a version 2 message with %s', (reason, text) => {
+    expect(decodeMessage(encode(text))).toEqual({ malformed: reason });
   });
 });
 

@@ -24,7 +24,7 @@ import {
   StorageType,
 } from 'nats';
 import type { Queryable } from '../db/index.js';
-import { newBatchId } from './batch.js';
+import { type Candidate, newBatchId, type RowContext, toRows } from './batch.js';
 import {
   type EventRow,
   eventsCopyText,
@@ -36,7 +36,8 @@ import {
 } from './ingest.repo.js';
 import { MAX_BATCH } from './ingest.schemas.js';
 import type { Claim, StreamKind } from './queue.js';
-import type { Packed } from './settle.js';
+import type { Packed, RawBatch } from './settle.js';
+import { validateEvent } from './validate.js';
 
 export interface JetStreamOptions {
   url: string;
@@ -69,12 +70,33 @@ const DEFAULT_MAX_PAYLOAD = 1_048_576;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The first line of a message; the rest is the batch's rows in COPY text (EVENT_COLUMNS order). */
+/** The first line of a version 1 message; the rest is the batch's rows in COPY text
+ * (EVENT_COLUMNS order). */
 interface MessageHead {
   v: 1;
   claim: number;
   events: number;
   inbox: RollupKey[];
+}
+
+/**
+ * The first line of a version 2 message; the rest is the request's body as received (after gzip).
+ * The request validated, deduped and charged the batch but leaves building its rows to the writer:
+ * `take` names the accepted events (inclusive ranges of indexes into the body's `events`), whose
+ * rows the writer makes as the request would have (validateEvent, then toRows with `countries`, the
+ * players' cached countries the request read, and the receipt context). What the request saves is
+ * most of an accepted event's cost after validation: the async path exists to absorb bursts.
+ */
+interface RawHead {
+  v: 2;
+  claim: number;
+  events: number;
+  team: number;
+  key: number;
+  sdk: string | null;
+  at: string;
+  take: [number, number][];
+  countries: Record<string, string>;
 }
 
 /** A message as the writer reads it. */
@@ -129,15 +151,134 @@ const isKey = (k: unknown): k is RollupKey =>
   typeof k[4] === 'string' &&
   Number.isSafeInteger(k[5]);
 
+/** Inclusive ranges of the sorted indexes `ix`: [0..499] for a batch accepted whole. */
+function ranges(ix: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const i of ix) {
+    const last = out[out.length - 1];
+    if (last && i === last[1] + 1) last[1] = i;
+    else out.push([i, i]);
+  }
+  return out;
+}
+
+/** `"api_key"` as it stands before the key's value in a body. */
+const API_KEY_NAME = encoder.encode('"api_key"');
+const isJsonSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+
+/**
+ * Where the body's `api_key` value starts, found by its bytes: the only place `secret` occurs, right
+ * after `"api_key"`, a colon and a quote (JSON space allowed around the colon). -1 when the bytes
+ * are not found so: a key written with escapes, or the same text elsewhere in the body (blanking
+ * it there would change an event).
+ */
+export function keyOffset(body: Uint8Array, secret: string): number {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const needle = Buffer.from(secret, 'utf8');
+  if (needle.length === 0) return -1;
+  const at = bytes.indexOf(needle);
+  if (at < 0 || bytes.indexOf(needle, at + 1) >= 0) return -1;
+  if (bytes[at - 1] !== 0x22 || bytes[at + needle.length] !== 0x22) return -1;
+  let i = at - 2;
+  while (isJsonSpace(bytes[i])) i -= 1;
+  if (bytes[i] !== 0x3a) return -1;
+  i -= 1;
+  while (isJsonSpace(bytes[i])) i -= 1;
+  const start = i - API_KEY_NAME.length + 1;
+  if (start < 0) return -1;
+  return bytes.subarray(start, i + 1).equals(API_KEY_NAME) ? at : -1;
+}
+
+/** A version 2 message (RawHead) for `batch`, the key's value blanked (each of its characters a
+ * `*`: the stream never holds a key), or null when it would be larger than `maxBytes` or the key
+ * cannot be found to blank (keyOffset): the caller then packs rows, which it can split. */
+export function encodeRaw(claim: number, batch: RawBatch, maxBytes: number): Uint8Array | null {
+  const { bytes, secret } = batch.body;
+  const head: RawHead = {
+    v: 2,
+    claim,
+    events: batch.accepted.length,
+    team: batch.ctx.teamId,
+    key: batch.ctx.keyId,
+    sdk: batch.ctx.sdkVersion,
+    at: batch.ctx.receivedAt.toISOString(),
+    take: ranges(batch.accepted.map((c) => c.index)),
+    countries: Object.fromEntries(batch.countries),
+  };
+  const line = encoder.encode(`${JSON.stringify(head)}\n`);
+  if (line.length + bytes.length > maxBytes) return null;
+  const key = keyOffset(bytes, secret);
+  if (key < 0) return null;
+  const data = new Uint8Array(line.length + bytes.length);
+  data.set(line, 0);
+  data.set(bytes, line.length);
+  data.fill(0x2a, line.length + key, line.length + key + Buffer.byteLength(secret, 'utf8'));
+  return data;
+}
+
+const isRange = (r: unknown): r is [number, number] =>
+  Array.isArray(r) &&
+  r.length === 2 &&
+  Number.isSafeInteger(r[0]) &&
+  Number.isSafeInteger(r[1]) &&
+  r[0] >= 0 &&
+  r[0] <= r[1];
+
+/** A version 2 message's rows, made as its request would have made them (see RawHead). */
+function decodeRaw(head: Partial<RawHead>, body: Uint8Array): BatchMessage | { malformed: string } {
+  if (!Number.isSafeInteger(head.team) || !Number.isSafeInteger(head.key))
+    return { malformed: 'no team or key' };
+  if (head.sdk !== null && typeof head.sdk !== 'string') return { malformed: 'bad sdk version' };
+  const receivedAt = new Date(typeof head.at === 'string' ? head.at : Number.NaN);
+  if (Number.isNaN(receivedAt.getTime())) return { malformed: 'bad receipt time' };
+  if (!Array.isArray(head.take) || !head.take.every(isRange)) return { malformed: 'bad event ranges' };
+  const countries = head.countries;
+  if (countries === null || typeof countries !== 'object' || Array.isArray(countries)) {
+    return { malformed: 'bad countries' };
+  }
+  let events: unknown;
+  try {
+    events = (JSON.parse(decoder.decode(body)) as { events?: unknown } | null)?.events;
+  } catch {
+    return { malformed: 'the body is not JSON' };
+  }
+  if (!Array.isArray(events)) return { malformed: 'the body has no events' };
+  const accepted: Candidate[] = [];
+  for (const [from, to] of head.take) {
+    if (to >= events.length) return { malformed: `no event ${to} in the body` };
+    for (let i = from; i <= to; i += 1) {
+      const checked = validateEvent(events[i], i);
+      // Only a writer whose validation differs from the request's (another version) gets here.
+      if (!checked.ok) return { malformed: `event ${i} does not validate: ${checked.error.code}` };
+      accepted.push({ index: i, event: checked.event, ts: checked.event.ts ?? receivedAt });
+    }
+  }
+  if (accepted.length !== head.events)
+    return { malformed: `${accepted.length} events taken for ${head.events}` };
+  const ctx: RowContext = { teamId: head.team!, keyId: head.key!, sdkVersion: head.sdk ?? null, receivedAt };
+  const rows = toRows(
+    accepted,
+    new Map(Object.entries(countries as Record<string, string>)),
+    ctx,
+    head.claim,
+  );
+  return { claim: head.claim!, events: rows.length, inbox: rollupKeys(rows), copyText: eventsCopyText(rows) };
+}
+
 /** The message, or why it cannot be read (a message of another version or format). */
 export function decodeMessage(data: Uint8Array): BatchMessage | { malformed: string } {
   const nl = data.indexOf(10);
   if (nl < 0) return { malformed: 'no head line' };
-  let head: Partial<MessageHead>;
+  let head: Partial<MessageHead> | Partial<RawHead>;
   try {
-    head = JSON.parse(decoder.decode(data.subarray(0, nl))) as Partial<MessageHead>;
+    head = JSON.parse(decoder.decode(data.subarray(0, nl))) as Partial<MessageHead> | Partial<RawHead>;
   } catch {
     return { malformed: 'the head line is not JSON' };
+  }
+  if (head.v === 2) {
+    if (!Number.isSafeInteger(head.claim) || (head.claim ?? 0) <= 0) return { malformed: 'no claim id' };
+    if (!Number.isSafeInteger(head.events) || (head.events ?? -1) < 0) return { malformed: 'no event count' };
+    return decodeRaw(head, data.subarray(nl + 1));
   }
   if (head.v !== 1) return { malformed: `unknown version ${JSON.stringify(head.v)}` };
   if (!Number.isSafeInteger(head.claim) || (head.claim ?? 0) <= 0) return { malformed: 'no claim id' };
@@ -320,6 +461,14 @@ export class JetStreamQueue implements StreamKind {
       first = undefined;
       return claim;
     });
+  }
+
+  /** The batch as one version 2 message (its body as received), or null when that would be too
+   * large for this server (pack() then splits its rows). */
+  packRaw(batch: RawBatch, claim: number): Packed | null {
+    const max = this.conn?.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+    const data = encodeRaw(claim, batch, max - HEADROOM);
+    return data ? { claim, events: batch.accepted.length, data } : null;
   }
 
   /** Publishes every message and resolves on the stream's acks (the messages are on disk on the

@@ -32,7 +32,7 @@ import { type Prepared, prepare } from './batch.js';
 import { type IngestResponseBody, MAX_BATCH } from './ingest.schemas.js';
 import { ageLimit, type Partitions } from './partitions.js';
 import type { IngestQueue } from './queue.js';
-import { quotaResetDate, type Settled, type Sink, settleBatch } from './settle.js';
+import { quotaResetDate, type ReceivedBody, type Settled, type Sink, settleBatch } from './settle.js';
 import { validateBatch } from './validate.js';
 import { storeOutbox } from './writer.js';
 
@@ -51,6 +51,9 @@ export interface IngestRequest {
   ip: string;
   /** The X-Svc-SDK-Version header, trimmed. */
   sdkVersion: string | null;
+  /** The body's bytes as parsed (after gzip), when the route kept them: JetStream then carries
+   * the batch as it came (settle.ts). Called only for a batch going onto the stream. */
+  rawBody?: (() => Uint8Array | undefined) | undefined;
 }
 
 /** Why a request is refused as sent. */
@@ -127,7 +130,10 @@ export async function runIngest(
     sdkVersion: request.sdkVersion,
     receivedAt,
   };
-  const settled = await dedupeAndCharge(deps, key.value, prepared, ctx, sink);
+  // The body as it came, for the stream to carry; authenticate found the key's secret a string.
+  const bytes = sink === 'stream' ? request.rawBody?.() : undefined;
+  const received = bytes ? { bytes, secret: bodyField(request.body, 'api_key') as string } : undefined;
+  const settled = await dedupeAndCharge(deps, key.value, prepared, ctx, sink, received);
   if (!settled.ok) return withRate(settled.stop);
   const stored = settled.value.stored;
   const written: IngestMode =
@@ -225,6 +231,7 @@ async function dedupeAndCharge(
   prepared: Prepared,
   ctx: Parameters<typeof settleBatch>[1]['ctx'],
   sink: Sink,
+  received: ReceivedBody | undefined,
 ): Promise<Step<Settled>> {
   const quota = deps.entitlements.plans[key.plan].monthlySdkEvents;
   const settled = await settleBatch(deps.db, {
@@ -234,6 +241,7 @@ async function dedupeAndCharge(
     ctx,
     sink,
     carrier: deps.queue.kind === 'jetstream' ? deps.queue : undefined,
+    body: received,
   });
   if ('quotaUsedUp' in settled) {
     return later({
@@ -253,7 +261,7 @@ async function dedupeAndCharge(
  * first, the row is still in the outbox for the writers. */
 async function enqueue(deps: PipelineDeps, settled: Settled): Promise<IngestMode> {
   if (settled.outboxId === undefined || deps.queue.kind !== 'outbox') return 'async';
-  const batch = { outboxId: settled.outboxId, events: settled.rows.length };
+  const batch = { outboxId: settled.outboxId, events: settled.accepted };
   const published = await deps.queue.publish(batch).then(
     () => true,
     () => false,
@@ -271,7 +279,7 @@ function queueHasRoom(queue: IngestQueue): boolean {
 function countsOf(prepared: Prepared, settled: Settled): IngestCounts {
   const errors = [...prepared.errors, ...settled.errors].sort((a, b) => a.index - b.index);
   return {
-    accepted: settled.rows.length,
+    accepted: settled.accepted,
     rejected: new Set(errors.map((e) => e.index)).size,
     deduped: settled.deduped + prepared.dupInBatch,
     errors,

@@ -52,18 +52,37 @@ export interface Packed {
   data: Uint8Array;
 }
 
+/** A request's body as received (after gzip) and the ingest key it names (`api_key`), which a
+ * message must never carry (jetstream.ts blanks it). */
+export interface ReceivedBody {
+  bytes: Uint8Array;
+  secret: string;
+}
+
+/** A batch as its request received it, for a carrier that leaves building its rows to the writer:
+ * the body, the accepted candidates (their indexes into the body's events), the players' cached
+ * countries and the receipt context. */
+export interface RawBatch {
+  body: ReceivedBody;
+  accepted: readonly Candidate[];
+  countries: ReadonlyMap<string, string>;
+  ctx: RowContext;
+}
+
 /** What carries a batch's rows for sink `stream` (jetstream.ts). */
 export interface Carrier {
   /** The rows as messages (one, or several when one would be too large for the server); the
    * first message's claim is `firstClaim` when given. */
   pack(rows: readonly repo.EventRow[], firstClaim?: number): Packed[];
+  /** The batch as one message whose rows the writer makes, or null when it would not fit. */
+  packRaw(batch: RawBatch, claim: number): Packed | null;
   /** Resolves once the stream holds every message; rejects when it fails or takes too long. */
   send(packed: readonly Packed[]): Promise<void>;
 }
 
 export interface Settled {
-  /** The accepted events' rows, in batch order. */
-  rows: repo.EventRow[];
+  /** Events accepted. */
+  accepted: number;
   /** Events the quota refused (code quota_exceeded). */
   errors: IngestError[];
   deduped: number;
@@ -88,6 +107,9 @@ export interface SettleInput {
   sink: Sink;
   /** Sink `stream`: the publisher. */
   carrier?: Carrier | undefined;
+  /** Sink `stream`: the request's body as received (after gzip), when the route kept it: the
+   * batch is then published as it came (Carrier.packRaw) and the writer makes its rows. */
+  body?: ReceivedBody | undefined;
 }
 
 /** Runs the step: `whole` first, `exact` when concurrent batches took the room. */
@@ -121,19 +143,18 @@ async function settle(tx: Tx, input: SettleInput, how: 'whole' | 'exact'): Promi
       : { fresh: new Set<string>(), used: 0, countries: new Map<string, string>() };
     const novel = candidates.filter((c) => opened.fresh.has(c.event.event_id));
     const deduped = candidates.length - novel.length;
-    if (novel.length === 0) return { rows: [], errors: [], deduped, stored: input.sink };
+    if (novel.length === 0) return { accepted: 0, errors: [], deduped, stored: input.sink };
     if (opened.used + novel.length <= quota) {
-      const rows = toRows(novel, opened.countries, ctx);
-      const written = await write(tx, input, rows, claim);
+      const { rows, ...written } = await write(tx, input, novel, opened.countries, claim);
       const countries = repo.upsertPlayerCountriesStatement(teamId, sessionCountries(novel), ctx.receivedAt);
-      const queued = written.stored === 'events' ? repo.rollupInboxStatement(repo.rollupKeys(rows)) : null;
+      const queued = written.stored === 'events' ? repo.rollupInboxStatement(repo.rollupKeys(rows!)) : null;
       // Refused (the transaction undone) when concurrent batches took the room: see settleBatch.
       await tx.commitWith([
         repo.chargeQuotaAllStatement(teamId, month, novel.length, quota),
         ...(countries ? [countries] : []),
         ...(queued ? [queued] : []),
       ]);
-      return { rows, errors: [], deduped, ...written };
+      return { accepted: novel.length, errors: [], deduped, ...written };
     }
     // Not all of it fits: the exact way, in this transaction (write inserts its own claims).
     if (claim !== undefined) await repo.deleteClaims(tx, [claim]);
@@ -142,7 +163,7 @@ async function settle(tx: Tx, input: SettleInput, how: 'whole' | 'exact'): Promi
   const fresh = ids.length ? await repo.insertEventIds(tx, teamId, ids, ctx.receivedAt) : new Set<string>();
   const novel = candidates.filter((c) => fresh.has(c.event.event_id));
   const deduped = candidates.length - novel.length;
-  if (novel.length === 0) return { rows: [], errors: [], deduped, stored: input.sink };
+  if (novel.length === 0) return { accepted: 0, errors: [], deduped, stored: input.sink };
   return settleExactly(tx, input, novel, deduped);
 }
 
@@ -169,42 +190,60 @@ async function settleExactly(
   // player's previous country, those after it the new one (toRows walks the batch in order).
   const cached = await repo.playerCountries(tx, teamId, playersNeedingCountry(accepted));
   await repo.upsertPlayerCountries(tx, teamId, sessionCountries(accepted), ctx.receivedAt);
-  const rows = toRows(accepted, cached, ctx);
-  const written = await write(tx, input, rows);
-  const queued = written.stored === 'events' ? repo.rollupInboxStatement(repo.rollupKeys(rows)) : null;
+  const { rows, ...written } = await write(tx, input, accepted, cached);
+  const queued = written.stored === 'events' ? repo.rollupInboxStatement(repo.rollupKeys(rows!)) : null;
   if (queued) await tx.query(queued.sql, queued.params);
-  return { rows, errors: quotaErrors(refused, quotaResetDate(ctx.receivedAt)), deduped, ...written };
+  return {
+    accepted: accepted.length,
+    errors: quotaErrors(refused, quotaResetDate(ctx.receivedAt)),
+    deduped,
+    ...written,
+  };
 }
 
-/** The rows into `events` (queued for the rollups by the caller), into one outbox row (whose id is
- * returned; the writer queues the batch when it moves it), or onto the stream (into `events` when
- * that fails). */
+/** The accepted events into `events` (queued for the rollups by the caller: `rows` is returned),
+ * into one outbox row (whose id is returned; the writer queues the batch when it moves it), or onto
+ * the stream (into `events` when that fails). On the stream a batch goes as its request received
+ * it when the route kept the body and it fits one message (the writer makes its rows), else as
+ * rows. `claimed`: the claim openBatch inserted (for all the batch's new events). */
 async function write(
   tx: Tx,
   input: SettleInput,
-  rows: repo.EventRow[],
+  accepted: readonly Candidate[],
+  countries: Map<string, string>,
   claimed?: number,
-): Promise<{ stored: Sink; outboxId?: number }> {
+): Promise<{ stored: Sink; rows?: repo.EventRow[]; outboxId?: number }> {
+  const { ctx, carrier } = input;
   if (input.sink === 'outbox') {
+    const rows = toRows(accepted, countries, ctx);
     return {
       stored: 'outbox',
-      outboxId: await repo.insertOutbox(tx, JSON.stringify(rows), rows.length, input.ctx.receivedAt),
+      outboxId: await repo.insertOutbox(tx, JSON.stringify(rows), rows.length, ctx.receivedAt),
     };
   }
-  if (input.sink === 'stream' && input.carrier) {
-    const packed = input.carrier.pack(rows, claimed);
-    // `claimed` was inserted with the batch's ids (openBatch) for all its rows: when the batch
-    // was split, it is recorded again with its part's count, with the other parts' claims.
-    if (claimed !== undefined && packed.length > 1) await repo.deleteClaims(tx, [claimed]);
-    const unclaimed = claimed !== undefined && packed.length === 1 ? [] : packed;
-    if (unclaimed.length > 0) {
-      await repo.insertClaims(
-        tx,
-        unclaimed.map((p) => ({ id: p.claim, events: p.events })),
-        input.ctx.receivedAt,
-      );
+  if (input.sink === 'stream' && carrier) {
+    const claim = claimed ?? newBatchId();
+    const raw = input.body ? carrier.packRaw({ body: input.body, accepted, countries, ctx }, claim) : null;
+    let packed: Packed[];
+    if (raw) {
+      packed = [raw];
+      if (claimed === undefined)
+        await repo.insertClaims(tx, [{ id: claim, events: raw.events }], ctx.receivedAt);
+    } else {
+      packed = carrier.pack(toRows(accepted, countries, ctx), claimed);
+      // `claimed` was inserted with the batch's ids (openBatch) for all its rows: when the batch
+      // was split, it is recorded again with its part's count, with the other parts' claims.
+      if (claimed !== undefined && packed.length > 1) await repo.deleteClaims(tx, [claimed]);
+      const unclaimed = claimed !== undefined && packed.length === 1 ? [] : packed;
+      if (unclaimed.length > 0) {
+        await repo.insertClaims(
+          tx,
+          unclaimed.map((p) => ({ id: p.claim, events: p.events })),
+          ctx.receivedAt,
+        );
+      }
     }
-    const sent = await input.carrier.send(packed).then(
+    const sent = await carrier.send(packed).then(
       () => true,
       () => false,
     );
@@ -214,8 +253,9 @@ async function write(
       packed.map((p) => p.claim),
     );
   }
+  const rows = toRows(accepted, countries, ctx);
   await repo.insertEvents(tx, rows);
-  return { stored: 'events' };
+  return { stored: 'events', rows };
 }
 
 /** First day of the next UTC month (YYYY-MM-01): when the monthly quota resets. */
