@@ -461,14 +461,40 @@ export async function startIngestServe(env: {
   return { ...process, url: match[1]! };
 }
 
-/** Spawns a fixture under tsx and waits for `ready` in its output. */
+export interface SvcProcess extends WorkerProcess {
+  /** What `ready` matched in the output (serve: `listening on (http://…)` gives the URL). */
+  readonly match: RegExpExecArray;
+}
+
+/** Matches the line `svc serve` prints once it listens; group 1 is the URL. */
+export const SERVE_READY = /listening on (http:\/\/\S+)/;
+/** Matches the log line `svc worker` writes once its jobs and consumers started (LOG_LEVEL info). */
+export const WORKER_READY = /"msg":"worker started"/;
+
+/**
+ * Starts the real CLI, `svc <command>` (src/cli.ts under tsx, as `npm start` runs it), with `env`
+ * over the defaults of startFixture (LOG_LEVEL warn, TEST_JWT_SECRET, a DATA_DIR of its own, no
+ * Redis), and resolves once its output matches `ready` (SERVE_READY, WORKER_READY).
+ */
+export async function startSvc(
+  command: 'serve' | 'worker',
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<SvcProcess> {
+  const { process, match } = await startFixture('src/cli.ts', env, ready, [command]);
+  return { ...process, match };
+}
+
+/** Spawns a fixture (with `args`) under tsx and waits for `ready` in its output. */
 async function startFixture(
   fixture: string,
   env: Record<string, string>,
   ready: RegExp,
+  args: string[] = [],
 ): Promise<{ process: WorkerProcess; match: RegExpExecArray }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-worker-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+  const name = [fixture, ...args].join(' ');
+  const child = spawn(process.execPath, ['--import', 'tsx', fixture, ...args], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -500,11 +526,11 @@ async function startFixture(
   let match = ready.exec(out);
   while (!match) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${fixture} exited before READY:\n${out}`);
+      throw new Error(`${name} exited before printing ${ready}:\n${out}`);
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${fixture} did not print READY within 30 s:\n${out}`);
+      throw new Error(`${name} did not print ${ready} within 30 s:\n${out}`);
     }
     await sleep(50);
     match = ready.exec(out);
