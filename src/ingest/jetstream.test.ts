@@ -345,6 +345,23 @@ describe.skipIf(!NATS_URL).each(testEngines())('JetStream ingest queue (%s)', (e
     },
   );
 
+  it('leaves a stream and a consumer an operator changed as they are when another process connects', async () => {
+    await withJsm(async (jsm) => {
+      const info = await jsm.streams.info(stream);
+      await jsm.streams.update(stream, { ...info.config, max_bytes: 512 * 1024 * 1024 });
+    });
+    const other = await JetStreamQueue.connect({ url: NATS_URL!, stream, ackWaitMs: 9_000 });
+    try {
+      const [streamInfo, consumerInfo] = await withJsm((jsm) =>
+        Promise.all([jsm.streams.info(stream), jsm.consumers.info(stream, `${stream}_writer`)]),
+      );
+      expect(streamInfo.config.max_bytes).toBe(512 * 1024 * 1024);
+      expect(consumerInfo.config.ack_wait).toBe(2_000 * 1_000_000);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('opens its circuit on a failed publish (the route goes sync at once) and closes it once the stream answers', async () => {
     const config = await withJsm((jsm) => jsm.streams.info(stream).then((i) => i.config));
     await withJsm((jsm) => jsm.streams.delete(stream));

@@ -403,14 +403,22 @@ export class JetStreamQueue implements StreamKind {
     const nc = await connect({ servers: this.options.url, maxReconnectAttempts: -1, name: 'svc-ingest' });
     try {
       const jsm = await nc.jetstreamManager();
-      await jsm.streams.add({
-        name: stream,
-        subjects: [subject],
-        storage: StorageType.File,
-        retention: RetentionPolicy.Workqueue,
-        discard: DiscardPolicy.New,
-      });
-      // Created once: adding it again would reset what an operator (or a test) set on it.
+      // Each created once (adding the same config again is harmless when processes race): an
+      // operator may change them afterwards (replicas on a cluster, limits, the ack wait), and adding
+      // ours again would refuse a changed stream or reset a changed consumer.
+      const streamExists = await jsm.streams.info(stream).then(
+        () => true,
+        () => false,
+      );
+      if (!streamExists) {
+        await jsm.streams.add({
+          name: stream,
+          subjects: [subject],
+          storage: StorageType.File,
+          retention: RetentionPolicy.Workqueue,
+          discard: DiscardPolicy.New,
+        });
+      }
       const exists = await jsm.consumers.info(stream, durable).then(
         () => true,
         () => false,
