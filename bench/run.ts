@@ -13,6 +13,7 @@ import { httpSuite } from './http.bench.js';
 import { ingestSuite } from './ingest.bench.js';
 import type { Figure, Suite } from './lib.js';
 import { marketSuite } from './market.bench.js';
+import { soakSuite } from './soak.bench.js';
 import { teamsSuite } from './teams.bench.js';
 import { webSuite } from './web.bench.js';
 
@@ -26,6 +27,7 @@ const SUITES: Suite[] = [
   analyticsSuite,
   teamsSuite,
   webSuite,
+  soakSuite,
 ];
 
 const { values, positionals } = parseArgs({
