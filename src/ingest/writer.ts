@@ -134,7 +134,9 @@ export class IngestWriter {
         this.background = undefined;
       });
     }
-    if (this.deps.queue.depth() === 0) return;
+    // A run still going (a fetch waiting out a NATS that went away) reports its own failure once:
+    // joining it from every tick would log that one failure once per tick.
+    if (this.deps.queue.depth() === 0 || this.running) return;
     this.flush().catch((err: unknown) =>
       this.deps.log?.error({ code: code(err) }, 'ingest writer failed; will retry'),
     );
