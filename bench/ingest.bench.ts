@@ -36,12 +36,19 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-/** `tsx bench/server.ts <kind>` with its own environment; READY <url> [key]. */
+/** `tsx bench/server.ts <kind>` with its own environment; READY <url> [key]. BENCH_CPU_PROFILE=<dir>
+ * writes each server's V8 CPU profile there (node --cpu-prof) when it exits. */
 export async function startServer(kind: string, env: NodeJS.ProcessEnv): Promise<Target> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts', kind], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-    env,
-  });
+  const profile = process.env.BENCH_CPU_PROFILE;
+  const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...profiling, '--import', 'tsx', 'bench/server.ts', kind],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env,
+    },
+  );
   let drained: (() => void) | undefined;
   child.stdout?.on('data', (c: Buffer) => {
     if (c.toString().includes('DRAINED\n')) drained?.();
