@@ -24,6 +24,7 @@ import {
   startIngestWorker,
   type WorkerProcess,
 } from '../../test/helpers/services.js';
+import { sleep, until } from '../../test/helpers/until.js';
 import type { Db } from '../db/index.js';
 import { JetStreamQueue } from './jetstream.js';
 import { SWEEP_AFTER_MS } from './writer.js';
@@ -37,27 +38,6 @@ const ENTITLEMENTS = JSON.stringify({
   ingestBurst: 1_000_000,
   ingestPerSecond: 1_000_000,
 });
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls `check` until it returns true; throws with `what` (and the last detail) at the deadline. */
-async function until(
-  what: string,
-  timeoutMs: number,
-  check: () => boolean | Promise<boolean>,
-  detail: () => unknown = () => '',
-  everyMs = 100,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}: ${JSON.stringify(await detail())}`,
-      );
-    }
-    await sleep(everyMs);
-  }
-}
 
 /**
  * Polls `read` until `done`, or until the system is idle (`idle`) with `value` unchanged for

@@ -39,6 +39,7 @@ import {
   startSvc,
   WORKER_READY,
 } from '../helpers/services.js';
+import { sleep, until } from '../helpers/until.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const SKIP = [
@@ -68,27 +69,6 @@ const ENTITLEMENTS = JSON.stringify({
 /** Webhook secrets are sealed by the serve process and opened by a worker: one key for all. */
 const SECRETS_KEY = 'a'.repeat(64);
 const WEBHOOK_SECRET = 'many-processes-webhook-secret';
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls `check` until it returns true; throws with `what` (and the last detail) at the deadline. */
-async function until(
-  what: string,
-  timeoutMs: number,
-  check: () => boolean | Promise<boolean>,
-  detail: () => unknown = () => '',
-  everyMs = 100,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}: ${JSON.stringify(await detail())}`,
-      );
-    }
-    await sleep(everyMs);
-  }
-}
 
 interface Answer {
   status: number;
