@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connect } from 'nats';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { connectDb, migrate, openPglite } from '../src/db/index.js';
 import { type EventRow, eventsCopyText } from '../src/ingest/ingest.repo.js';
 import { Partitions } from '../src/ingest/partitions.js';
 import { freshPostgresDatabase } from '../test/helpers/db.js';
+import { withPgClient } from '../test/helpers/pg-client.js';
 import { rng } from '../test/helpers/random.js';
 import { type BenchOptions, compare, type Figure, type LoadResult, ratio, type Suite } from './lib.js';
 
@@ -311,14 +311,10 @@ export async function loadIngest(url: string, bodies: Bodies, options: BenchOpti
 }
 
 async function countPostgres(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const r = await client.query<{ n: string }>('SELECT count(*)::bigint AS n FROM events');
-    return Number(r.rows[0]!.n);
-  } finally {
-    await client.end();
-  }
+  const r = await withPgClient(url, (client) =>
+    client.query<{ n: string }>('SELECT count(*)::bigint AS n FROM events'),
+  );
+  return Number(r.rows[0]!.n);
 }
 
 async function countPglite(dataDir: string): Promise<number> {

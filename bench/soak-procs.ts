@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommand } from '../test/helpers/services.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -16,23 +17,9 @@ export type SvcCommand = 'serve' | 'worker' | 'migrate' | 'user' | 'keys';
 
 /** Runs a one-shot `svc <command> …` to its end; resolves with its output, rejects on exit ≠ 0. */
 export function svcOnce(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`svc ${args.join(' ')} exited with ${code}:\n${out}`)),
-    );
+  return runCommand(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
   });
 }
 

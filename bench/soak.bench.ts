@@ -25,8 +25,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
-import pg from 'pg';
 import { Pool } from 'undici';
+import { withPgClient } from '../test/helpers/pg-client.js';
 import {
   hasNatsServer,
   hasPostgresServer,
@@ -480,16 +480,6 @@ async function must(
   return r.body;
 }
 
-async function withPg<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Waits until the stream's consumer holds nothing and the stored count stops moving. */
 async function drain(natsUrl: string, dbUrl: string): Promise<{ ms: number; pending: number }> {
   const started = performance.now();
@@ -501,7 +491,7 @@ async function drain(natsUrl: string, dbUrl: string): Promise<{ ms: number; pend
     while (performance.now() - started < 300_000) {
       const info = await jsm.consumers.info(STREAM, CONSUMER);
       pending = info.num_pending + info.num_ack_pending;
-      const stored = await withPg(dbUrl, async (c) =>
+      const stored = await withPgClient(dbUrl, async (c) =>
         Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM events')).rows[0]!.n),
       );
       if (pending === 0 && stored === last) break;
@@ -534,7 +524,7 @@ interface EventAudit {
 
 async function auditEvents(dbUrl: string, ctx: Ctx): Promise<EventAudit> {
   const prefix = `s${ctx.runTag}-`;
-  const stored = await withPg(dbUrl, async (c) => {
+  const stored = await withPgClient(dbUrl, async (c) => {
     const r = await c.query<{ req: string; rows: string; ids: string }>(
       `SELECT split_part(event_id, '-', 2) AS req, count(*) AS rows, count(DISTINCT event_id) AS ids
          FROM events WHERE starts_with(event_id, $1) GROUP BY 1`,

@@ -20,8 +20,10 @@ import {
   type PrivatePostgres,
   privateNats,
   privatePostgres,
+  type StreamStats,
   startIngestServe,
   startIngestWorker,
+  streamStats,
   type WorkerProcess,
 } from '../../test/helpers/services.js';
 import { sleep, until } from '../../test/helpers/until.js';
@@ -31,7 +33,6 @@ import { SWEEP_AFTER_MS } from './writer.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const STREAM = 'SVC_INGEST';
-const DURABLE = 'SVC_INGEST_writer';
 /** No rate limit in the way of a load test. */
 const ENTITLEMENTS = JSON.stringify({
   anonymousRatePerMin: 1_000_000,
@@ -199,31 +200,8 @@ async function storedCheck(db: Db, teamId: number): Promise<StoredCheck> {
   };
 }
 
-interface JsStats {
-  /** Not yet delivered. */
-  pending: number;
-  /** Delivered, not acked (held by a writer, or awaiting redelivery). */
-  ackPending: number;
-  /** Deliveries so far, redeliveries included. */
-  delivered: number;
-  /** Messages in the stream (acked ones are removed: work-queue retention). */
-  messages: number;
-  /** Messages ever published. */
-  published: number;
-  ackWaitMs: number;
-}
-
-async function jsStats(jsm: JetStreamManager): Promise<JsStats> {
-  const [c, s] = await Promise.all([jsm.consumers.info(STREAM, DURABLE), jsm.streams.info(STREAM)]);
-  return {
-    pending: c.num_pending,
-    ackPending: c.num_ack_pending,
-    delivered: c.delivered.consumer_seq,
-    messages: s.state.messages,
-    published: s.state.last_seq,
-    ackWaitMs: (c.config.ack_wait ?? 0) / 1_000_000,
-  };
-}
+/** The default ingest stream's figures (see streamStats). */
+const jsStats = (jsm: JetStreamManager) => streamStats(jsm, STREAM);
 
 describe.skipIf(!DATABASE_URL || !hasNatsServer())('ingest faults: kill -9 of the NATS ingest worker', () => {
   const TOTAL_BATCHES = 200;
@@ -285,7 +263,7 @@ describe.skipIf(!DATABASE_URL || !hasNatsServer())('ingest faults: kill -9 of th
       // A random moment while events flow, once the worker holds pulled, unacked messages.
       await until('the kill moment', 60_000, () => answers.length >= killAfterBatches);
       await sleep(killDelayMs);
-      let before: JsStats | undefined;
+      let before: StreamStats | undefined;
       let storedBefore = 0;
       await until(
         'the worker to hold unacked messages',

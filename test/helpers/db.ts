@@ -10,7 +10,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import pg from 'pg';
 import {
   type Db,
   type Engine,
@@ -19,6 +18,7 @@ import {
   openPglite,
   openPostgres,
 } from '../../src/db/index.js';
+import { withPgClient } from './pg-client.js';
 import {
   PG_TEMPLATE_VARIABLE,
   PGLITE_TEMPLATE_VARIABLE,
@@ -41,13 +41,7 @@ export function testEngines(): Engine[] {
 }
 
 async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await withPgClient(POSTGRES_URL!, (client) => client.query(sql));
 }
 
 function databaseName(): string {

@@ -19,9 +19,10 @@ import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import type { JetStreamManager } from 'nats';
 import { migrate, openPostgres } from '../../src/db/index.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp } from './app.js';
+import { withPgClient } from './pg-client.js';
 
 export const NATS_SERVER = '/usr/sbin/nats-server';
 const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((p) => existsSync(p));
@@ -105,10 +106,15 @@ export function portOpen(port: number): Promise<boolean> {
   });
 }
 
-/** Runs a command to its exit (not the close of its pipes: pg_ctl leaves a daemon behind). */
-function runCommand(cmd: string, args: string[]): Promise<string> {
+/** Runs a command to its exit (not the close of its pipes: pg_ctl leaves a daemon behind);
+ * resolves with its output (stdout and stderr), rejects on an exit other than 0. */
+export function runCommand(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
@@ -396,13 +402,7 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
     start: () => withLog(pgCtl(['-l', logFile, 'start'])),
     async createDatabase() {
       const name = `svc_fault_${randomBytes(4).toString('hex')}`;
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
+      await withPgClient(url, (client) => client.query(`CREATE DATABASE ${name}`));
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     async dispose() {
@@ -548,5 +548,36 @@ async function startFixture(
       kill9: () => signal('SIGKILL', 5_000),
       stop: () => signal('SIGTERM', 15_000),
     },
+  };
+}
+
+/** What an ingest stream and its consumer (`<stream>_writer`) hold, as the fault tests read it. */
+export interface StreamStats {
+  /** Not yet delivered. */
+  pending: number;
+  /** Delivered, not acked (held by a writer, or awaiting redelivery). */
+  ackPending: number;
+  /** Deliveries so far, redeliveries included. */
+  delivered: number;
+  /** Messages in the stream (acked ones are removed: work-queue retention). */
+  messages: number;
+  /** Messages ever published. */
+  published: number;
+  /** The consumer's ack wait. */
+  ackWaitMs: number;
+}
+
+export async function streamStats(jsm: JetStreamManager, stream: string): Promise<StreamStats> {
+  const [c, s] = await Promise.all([
+    jsm.consumers.info(stream, `${stream}_writer`),
+    jsm.streams.info(stream),
+  ]);
+  return {
+    pending: c.num_pending,
+    ackPending: c.num_ack_pending,
+    delivered: c.delivered.consumer_seq,
+    messages: s.state.messages,
+    published: s.state.last_seq,
+    ackWaitMs: (c.config.ack_wait ?? 0) / 1_000_000,
   };
 }

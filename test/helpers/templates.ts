@@ -12,11 +12,11 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 // Only what the hash needs is imported up front: the notices reporter loads this module (through
 // test/setup/engines.ts) with the config, and the engines' test imports it too. The engines and
 // migrations come in when a template has to be made.
 import { loadMigrations } from '../../src/db/migrate.js';
+import { withPgClient } from './pg-client.js';
 
 /** The variables through which the global setup hands the templates and run id to the workers. */
 export const RUN_VARIABLE = 'SVC_TEST_RUN';
@@ -86,15 +86,7 @@ export async function pgliteTemplate(key: string): Promise<string> {
   return file;
 }
 
-async function admin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+const admin = withPgClient;
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);

@@ -37,6 +37,7 @@ import {
   SERVE_READY,
   type SvcProcess,
   startSvc,
+  streamStats,
   WORKER_READY,
 } from '../helpers/services.js';
 import { sleep, until } from '../helpers/until.js';
@@ -52,7 +53,6 @@ const SKIP = [
 
 const INTERVAL_SEC = 10;
 const STREAM = 'SVC_INGEST';
-const DURABLE = `${STREAM}_writer`;
 /** Messages a killed worker held come back this soon (the consumer is created with it first). */
 const ACK_WAIT_MS = 2_000;
 /** Builder: the plan of the rate-limit and quota users. */
@@ -141,17 +141,7 @@ describe.skipIf(SKIP !== '')(
     const query = async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) =>
       (await t!.testDb.db.query<T>(sql, params)).rows;
 
-    async function jsStats() {
-      const jsm = await nc!.jetstreamManager();
-      const [c, s] = await Promise.all([jsm.consumers.info(STREAM, DURABLE), jsm.streams.info(STREAM)]);
-      return {
-        pending: c.num_pending,
-        ackPending: c.num_ack_pending,
-        delivered: c.delivered.consumer_seq,
-        messages: s.state.messages,
-        published: s.state.last_seq,
-      };
-    }
+    const jsStats = async () => streamStats(await nc!.jetstreamManager(), STREAM);
 
     /** Waits until every message published so far is written and acked. */
     async function drained(timeoutMs: number): Promise<void> {
