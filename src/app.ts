@@ -29,6 +29,7 @@ import {
   registerWebApp,
   toErrorReply,
 } from './http/index.js';
+import { buildResponseSerializer } from './http/serializers.js';
 import { registerIngest } from './ingest/index.js';
 import { registerMarketRoutes } from './market/index.js';
 import type { Services } from './services.js';
@@ -78,6 +79,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         .headers({ ...headers, 'x-request-id': request.id })
         .send(body);
     },
+    // Each response serializer gets only the shared schemas it refers to (http/serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: buildResponseSerializer } },
     ajv: {
       // allowUnionTypes: condition values are one schema with a type list (a union would be coerced).
       customOptions: {

@@ -595,10 +595,21 @@ describe.skipIf(SKIP !== '')(
         };
         expect(verifySignature(WEBHOOK_SECRET, headers, r.body, nowSec)).toBe(true);
       }
-      const deliveries = await query(
-        "SELECT alert_id::int, status, attempts FROM deliveries WHERE channel = 'webhook' AND user_id = $1 ORDER BY alert_id",
-        [userId],
+      // The worker records the outcome after the webhook has answered: wait for that write.
+      const deliveriesSql =
+        "SELECT alert_id::int, status, attempts FROM deliveries WHERE channel = 'webhook' AND user_id = $1 ORDER BY alert_id";
+      let deliveries: Record<string, unknown>[] = [];
+      await until(
+        'both deliveries recorded',
+        15_000,
+        async () => {
+          deliveries = await query(deliveriesSql, [userId]);
+          return deliveries.every((d) => d.status !== 'pending');
+        },
+        () => deliveries,
+        250,
       );
+      expect(received, 'no retry went out').toHaveLength(2);
       expect(deliveries).toEqual(alerts.map((alert_id) => ({ alert_id, status: 'delivered', attempts: 1 })));
     }, 120_000);
   },
