@@ -17,6 +17,12 @@ import { GamesService } from './games.service.js';
 import { registerRevenueRoutes, revenueSchemas } from './revenue.routes.js';
 import { RevenueService } from './revenue.service.js';
 
+export {
+  type DailyValue,
+  forecastSeries,
+  InsufficientHistoryError,
+  MIN_HISTORY_DAYS,
+} from './forecast/index.js';
 export { ForecastService } from './forecast.service.js';
 export { GamesService, visibleGrowthProbability } from './games.service.js';
 

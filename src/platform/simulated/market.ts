@@ -3,18 +3,25 @@
  * update) is a pure function of its traits and the moment `t`, so any past moment can be produced
  * exactly and two processes always agree.
  *
- * CCU(t) = base × lifecycle × breakout × update spike × season × daily cycle × weekly cycle × noise.
+ * CCU(t) = base × lifecycle × breakout × updates × season × daily cycle × weekly cycle × noise.
+ * Each update after the launch has a planted effect (updateEffect): none, or a short spike and a
+ * lasting step up, or a lasting step down, fading over weeks; plantedImpact says what it did to the
+ * 7 days after, so the update-impact estimator can be checked against the truth.
  * Visits accrue at the smoothed CCU (lifecycle × breakout, in closed form): the cycles and the
  * noise average out over a day, so cumulative counts stay monotone and cheap to compute.
  */
 import { seasonalMultiplier } from '../calendar.js';
 import type { GameSpec } from './catalogue.js';
-import { smoothNoise } from './random.js';
+import { smoothNoise, uniform } from './random.js';
 import type { MarketShape } from './shape.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 const UPDATE_SPIKE_DAYS = 1.5;
+/** A planted step fades with this time constant: most of it is still there a week later. */
+const UPDATE_STEP_FADE_DAYS = 21;
+/** Older updates' effects are below 1% and left out (exp(-5) of the largest step). */
+const UPDATE_MEMORY_DAYS = 5 * UPDATE_STEP_FADE_DAYS;
 
 /** Lifecycle 0..1: linear ramp to the peak, then exponential decline towards a floor. */
 export function lifecycle(g: GameSpec, t: number): number {
@@ -50,12 +57,59 @@ function breakoutIntegral(b: NonNullable<GameSpec['breakout']>, t: number): numb
   return b.rampDays / 2 + b.fadeDays * (1 - Math.exp(-(d - b.rampDays) / b.fadeDays));
 }
 
+/** The index of the most recent update at or before t: 0 is the launch, -1 before it. */
+export function updateIndex(g: GameSpec, t: number): number {
+  const tau = (t - g.launchAt) / DAY_MS;
+  if (tau < 0) return -1;
+  if (tau < g.updatePhaseDays) return 0;
+  return 1 + Math.floor((tau - g.updatePhaseDays) / g.updateEveryDays);
+}
+
+/** When update `k` went out (k = 0: the launch). */
+export function updateTime(g: GameSpec, k: number): number {
+  if (k <= 0) return g.launchAt;
+  return g.launchAt + (g.updatePhaseDays + (k - 1) * g.updateEveryDays) * DAY_MS;
+}
+
 /** The most recent update at or before t (the launch counts as the first). */
 export function lastUpdate(g: GameSpec, t: number): number {
-  const tau = (t - g.launchAt) / DAY_MS;
-  if (tau < g.updatePhaseDays) return g.launchAt;
-  const k = Math.floor((tau - g.updatePhaseDays) / g.updateEveryDays);
-  return g.launchAt + (g.updatePhaseDays + k * g.updateEveryDays) * DAY_MS;
+  return updateTime(g, Math.max(0, updateIndex(g, t)));
+}
+
+export type UpdateKind = 'none' | 'positive' | 'negative';
+
+/**
+ * What update `k` (≥ 1) of a game does, a hash of (seed, game, k): 40% nothing at all, 30% a spike
+ * that fades in days plus a step up of 3–18%, 30% a step down of 3–15% (the same
+ * sizes on the log scale, so a game's updates do not drift it up or down on the whole).
+ */
+export function updateEffect(
+  seed: number,
+  g: GameSpec,
+  k: number,
+): { kind: UpdateKind; step: number; spike: number } {
+  const u = uniform(seed, g.index, 50, k);
+  const size = 0.03 + 0.15 * uniform(seed, g.index, 51, k);
+  if (u < 0.4) return { kind: 'none', step: 0, spike: 0 };
+  if (u < 0.7) return { kind: 'positive', step: size, spike: g.updateSpike };
+  return { kind: 'negative', step: 1 / (1 + size) - 1, spike: 0 };
+}
+
+/** The multiplier every update up to t still contributes, leaving update `omit` out. */
+function updatesFactor(seed: number, g: GameSpec, t: number, omit: number): number {
+  let factor = 1;
+  const last = updateIndex(g, t);
+  for (let k = last; k >= 1; k--) {
+    const days = (t - updateTime(g, k)) / DAY_MS;
+    if (days > UPDATE_MEMORY_DAYS) break;
+    if (k === omit) continue;
+    const e = updateEffect(seed, g, k);
+    if (e.kind === 'none') continue;
+    factor *=
+      (1 + e.step * Math.exp(-days / UPDATE_STEP_FADE_DAYS)) *
+      (1 + e.spike * Math.exp(-days / UPDATE_SPIKE_DAYS));
+  }
+  return factor;
 }
 
 function dailyFactor(shape: MarketShape, g: GameSpec, t: number): number {
@@ -78,22 +132,36 @@ export function trendCcu(g: GameSpec, t: number): number {
   return g.base * lifecycle(g, t) * b;
 }
 
-export function ccuAt(seed: number, shape: MarketShape, g: GameSpec, t: number): number {
+/** CCU at t; `omitUpdate` leaves that update's effect out (the world where it did nothing). */
+export function ccuAt(seed: number, shape: MarketShape, g: GameSpec, t: number, omitUpdate = -1): number {
   if (t < g.launchAt) return 0;
-  const sinceUpdate = (t - lastUpdate(g, t)) / DAY_MS;
-  const spike = 1 + g.updateSpike * Math.exp(-sinceUpdate / UPDATE_SPIKE_DAYS);
   const noise = Math.exp(
     shape.noiseShort * smoothNoise(seed, g.index * 2 + 1, t / (30 * 60_000)) +
       shape.noiseDaily * smoothNoise(seed, g.index * 2 + 2, t / (3 * DAY_MS)),
   );
   const value =
     trendCcu(g, t) *
-    spike *
+    updatesFactor(seed, g, t, omitUpdate) *
     seasonalMultiplier(g.genre, t) *
     dailyFactor(shape, g, t) *
     weeklyFactor(shape, t) *
     noise;
   return Math.max(0, Math.round(value));
+}
+
+/**
+ * What update `k` did to the 7 UTC days after its release day: total CCU over those days (read
+ * every 20 minutes) against the same world without that update, minus 1 (0.1 = 10% more players).
+ */
+export function plantedImpact(seed: number, shape: MarketShape, g: GameSpec, k: number): number {
+  const releaseDay = Math.floor(updateTime(g, k) / DAY_MS) * DAY_MS;
+  let actual = 0;
+  let without = 0;
+  for (let t = releaseDay + DAY_MS; t < releaseDay + 8 * DAY_MS; t += 20 * 60_000) {
+    actual += ccuAt(seed, shape, g, t);
+    without += ccuAt(seed, shape, g, t, k);
+  }
+  return without > 0 ? actual / without - 1 : 0;
 }
 
 /** Lifetime visits at t: the smoothed CCU integrated over time, times the game's visit rate. */
