@@ -54,6 +54,8 @@ export function teamActive(personal: boolean, ownerPlan: PlanName): boolean {
 export const PlanEntitlementsSchema = Type.Object({
   /** Max `limit` on GET /api/trending; null = unlimited. */
   trendingMax: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+  /** Max `limit` (per page) on the market-intelligence lists (update impact, keywords, …). */
+  intelligenceListMax: Type.Integer({ minimum: 1 }),
   genreOpportunities: Type.Union([Type.Literal('free'), Type.Literal('full')]),
   /** ml_prediction in game detail: trend score only, or with growth probability. */
   mlPrediction: Type.Union([Type.Literal('score'), Type.Literal('detailed')]),
@@ -95,6 +97,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
   plans: {
     Explorer: {
       trendingMax: 20,
+      intelligenceListMax: 10,
       genreOpportunities: 'free',
       mlPrediction: 'score',
       forecast: null,
@@ -109,6 +112,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
     },
     Builder: {
       trendingMax: 100,
+      intelligenceListMax: 50,
       genreOpportunities: 'full',
       mlPrediction: 'detailed',
       forecast: { points: 7, bounds: false },
@@ -123,6 +127,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
     },
     Studio: {
       trendingMax: null,
+      intelligenceListMax: 200,
       genreOpportunities: 'full',
       mlPrediction: 'detailed',
       forecast: { points: 30, bounds: true },
@@ -137,6 +142,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
     },
     Enterprise: {
       trendingMax: null,
+      intelligenceListMax: 200,
       genreOpportunities: 'full',
       mlPrediction: 'detailed',
       forecast: { points: 30, bounds: true },

@@ -26,6 +26,7 @@ import type { PlatformSource } from './platform/index.js';
 import { createTeams, type TeamsService } from './teams/index.js';
 import { smtpTransport } from './tracking/delivery/index.js';
 import { createTracking, SecretBox, type Tracking } from './tracking/index.js';
+import { createUpdates, type UpdateImpactService } from './updates/index.js';
 
 export interface ServiceDeps {
   config: Config;
@@ -75,6 +76,8 @@ export interface Services {
     collector: CollectorDeps | undefined;
   };
   games: Games;
+  /** Game updates and their impact (the collector records them; measure-update-impact measures). */
+  updates: UpdateImpactService;
   tracking: Tracking;
   devLens: DevLens;
   ingest: IngestRuntime;
@@ -124,6 +127,7 @@ export function createServices(deps: ServiceDeps): Services {
     smtpUrl: config.smtpUrl,
     log,
   });
+  const updates = createUpdates(domain);
   const devLens = createDevLens({ ...domain, ...deps.devLens });
   const ingest = createIngest({
     ...domain,
@@ -163,10 +167,17 @@ export function createServices(deps: ServiceDeps): Services {
       views: new MarketService(domain),
       // Alerts are evaluated on the data each collection brings, as soon as its views are stored.
       collector: platform
-        ? collectorDeps(db, platform, log, (now) => tracking.evaluateAlerts(now).then(() => {}))
+        ? collectorDeps(
+            db,
+            platform,
+            log,
+            (now) => tracking.evaluateAlerts(now).then(() => {}),
+            updates.record,
+          )
         : undefined,
     },
     games: createGames(domain),
+    updates,
     tracking,
     devLens,
     ingest,

@@ -23,7 +23,9 @@ export {
   InsufficientHistoryError,
   MIN_HISTORY_DAYS,
 } from './forecast/index.js';
+export { dailyHistory } from './forecast.repo.js';
 export { ForecastService } from './forecast.service.js';
+export { PlaceParams } from './games.schemas.js';
 export { GamesService, visibleGrowthProbability } from './games.service.js';
 
 export interface GamesDeps {

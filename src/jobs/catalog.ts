@@ -8,6 +8,8 @@
  *                                   follow each collection, then the alert engine
  *     forecast-games                checked every 5 min, works at 04:00 UTC and after a backfill
  *     evaluate-alerts               every ALERT_INTERVAL_SEC (15 min)
+ *     measure-update-impact         every 15 min: measures the game updates whose 7-day window
+ *                                   has passed (src/updates)
  *     deliver-alerts                every minute (e-mail, webhooks, retries)
  *     purge-expired-refresh-tokens  daily
  *     refresh-sdk-rollups           every 10 s: folds the batches ingest queued into the SDK
@@ -38,6 +40,7 @@ import { rollupJob } from '../analytics/index.js';
 import { scheduledCollection } from '../market/index.js';
 import type { Services } from '../services.js';
 import type { TeamsService } from '../teams/index.js';
+import { measureUpdatesJob } from '../updates/index.js';
 import type { Job } from './scheduler.js';
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -91,6 +94,7 @@ export function allJobs(s: Services): Job[] {
       intervalMs: 60_000,
       run: (now, signal) => s.tracking.delivery.runPending(now, signal).then(() => {}),
     },
+    measureUpdatesJob(s.updates),
     purgeRefreshTokensJob(s.accounts.accounts, s.teams),
     rollupJob(s.analytics),
     {

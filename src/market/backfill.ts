@@ -8,7 +8,14 @@
  * week of collection keeps a fresh install's backfill well under a minute.
  */
 import { AppError } from '../errors.js';
-import { type CollectorDeps, type CollectStats, collectOnce, dayKey, hourStart } from './collector.js';
+import {
+  type CollectorDeps,
+  type CollectStats,
+  collectOnce,
+  dayKey,
+  hourStart,
+  type SeenUpdate,
+} from './collector.js';
 import * as repo from './market.repo.js';
 
 const MIN_MS = 60_000;
@@ -33,6 +40,8 @@ export interface BackfillStats {
   hourlyRows: number;
   sampleRows: number;
   snapshots: number;
+  /** Game updates seen between the readings. */
+  updates: number;
   ms: number;
   collect: CollectStats;
 }
@@ -79,10 +88,28 @@ export async function backfill(
   const ids = await platform.discover(now);
   // Every step reads the platform here: the one place to stop when shutdown asks, and to let the
   // event loop serve requests (the simulated source and PGlite compute without ever waiting on I/O).
+  // Updates as the collector would have seen them: each game's `updated` time moving on between
+  // readings (the passes below go back in time, so only a later time than the latest seen counts).
+  const latestUpdate = new Map<number, number>();
+  const seen: SeenUpdate[] = [];
   const read = async (t: number) => {
     await new Promise((resolve) => setImmediate(resolve));
     signal?.throwIfAborted();
-    return (await platform.getGames(ids, new Date(t))).items;
+    const items = (await platform.getGames(ids, new Date(t))).items;
+    for (const g of items.values()) {
+      const updated = g.updated.getTime();
+      const latest = latestUpdate.get(g.universeId);
+      if (latest !== undefined && updated > latest) {
+        seen.push({
+          universeId: g.universeId,
+          releasedAt: g.updated,
+          previousAt: new Date(latest),
+          detectedAt: new Date(t),
+        });
+      }
+      if (latest === undefined || updated > latest) latestUpdate.set(g.universeId, updated);
+    }
+    return items;
   };
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const firstDay = today - days * DAY_MS;
@@ -156,6 +183,8 @@ export async function backfill(
   // tables it last saw (the first collections and views scanned whole tables until autovacuum ran).
   await repo.analyseHistory(db);
   const collect = await collectOnce(deps, now);
+  // After the collection: the games are in the catalogue now.
+  await deps.recordUpdates?.(db, seen);
   await repo.completeBackfill(db, run, now);
   const stats = {
     days,
@@ -164,6 +193,7 @@ export async function backfill(
     hourlyRows,
     sampleRows,
     snapshots,
+    updates: seen.length,
     ms: Math.round(performance.now() - started),
     collect,
   };

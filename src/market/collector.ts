@@ -5,7 +5,7 @@
  * a gap, never a zero. `backfill` writes past history for a source that can replay it.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/index.js';
+import type { Db, Queryable } from '../db/index.js';
 import type { PlatformGame, PlatformSource } from '../platform/index.js';
 import * as repo from './market.repo.js';
 import { normaliseSearch } from './search-text.js';
@@ -21,6 +21,16 @@ export interface CollectorDeps {
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>;
   /** Recomputes the stored market views after data changed (market views module). */
   refreshViews?: (now: Date) => Promise<void>;
+  /** Stores the updates seen (a game's `updated` time moved on), in the collection's transaction. */
+  recordUpdates?: (db: Queryable, seen: SeenUpdate[]) => Promise<void>;
+}
+
+/** A game's `updated` time moved on between two readings. */
+export interface SeenUpdate {
+  universeId: number;
+  releasedAt: Date;
+  previousAt: Date | null;
+  detectedAt: Date;
 }
 
 export interface CollectStats {
@@ -67,12 +77,16 @@ export async function collectOnce(deps: CollectorDeps, now: Date): Promise<Colle
   const games = await platform.getGames(ids, now);
   const votes = await platform.getVotes([...games.items.keys()], now);
   const readings = [...games.items.values()];
+  const upserts = readings.map((g) => catalogueUpsert(g, votes.items.get(g.universeId)));
   await db.transaction(async (tx) => {
-    await repo.upsertGames(
-      tx,
-      readings.map((g) => catalogueUpsert(g, votes.items.get(g.universeId))),
-      now,
-    );
+    // Read before the upsert replaces the stored `updated` times.
+    const moved = deps.recordUpdates ? await repo.movedUpdateTimes(tx, upserts) : [];
+    await repo.upsertGames(tx, upserts, now);
+    if (moved.length > 0)
+      await deps.recordUpdates?.(
+        tx,
+        moved.map((m) => ({ ...m, detectedAt: now })),
+      );
     await repo.insertSamples(
       tx,
       readings.map((g) => ({ universeId: g.universeId, ts: now, ccu: g.playing, visits: g.visits })),

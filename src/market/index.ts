@@ -13,7 +13,13 @@ import { refreshViews } from './views.service.js';
 
 export { type BackfillStats, backfill } from './backfill.js';
 export { type CandidateRow, descriptionCandidates, nameCandidates } from './clone-candidates.repo.js';
-export { type CollectorDeps, type CollectStats, catalogueUpsert, collectOnce } from './collector.js';
+export {
+  type CollectorDeps,
+  type CollectStats,
+  catalogueUpsert,
+  collectOnce,
+  type SeenUpdate,
+} from './collector.js';
 export { type GenreDistributionRow, genreDistribution } from './genre-distribution.repo.js';
 export { type BenchmarkSubject, type GenreRankRow, genreRanks } from './genre-ranks.repo.js';
 export { type SearchParams, type SearchRow, searchGames } from './search.repo.js';
@@ -46,11 +52,13 @@ export function collectorDeps(
   platform: PlatformSource,
   log: CollectorDeps['log'],
   after?: (now: Date) => Promise<void>,
+  recordUpdates?: CollectorDeps['recordUpdates'],
 ): CollectorDeps {
   return {
     db,
     platform,
     log,
+    ...(recordUpdates ? { recordUpdates } : {}),
     refreshViews: async (now) => {
       await refreshViews(db, now);
       await after?.(now);

@@ -64,6 +64,27 @@ export async function upsertGames(db: Queryable, rows: GameUpsert[], observedAt:
   );
 }
 
+/** Games whose reading carries a later `updated` time than the stored one (a game seen for the
+ * first time has none to compare with). */
+export async function movedUpdateTimes(
+  db: Queryable,
+  rows: readonly Pick<GameUpsert, 'universeId' | 'updatedAt'>[],
+): Promise<{ universeId: number; releasedAt: Date; previousAt: Date }[]> {
+  if (rows.length === 0) return [];
+  const res = await db.query<{ universe_id: number; released_at: Date; previous_at: Date }>(
+    `SELECT u.universe_id::float8 AS universe_id, u.updated_at AS released_at, g.updated_at AS previous_at
+       FROM unnest($1::bigint[], $2::timestamptz[]) AS u (universe_id, updated_at)
+       JOIN games g ON g.universe_id = u.universe_id
+      WHERE u.updated_at > g.updated_at`,
+    [rows.map((r) => r.universeId), rows.map((r) => r.updatedAt)],
+  );
+  return res.rows.map((r) => ({
+    universeId: r.universe_id,
+    releasedAt: r.released_at,
+    previousAt: r.previous_at,
+  }));
+}
+
 export interface SampleRow {
   universeId: number;
   ts: Date;

@@ -12139,6 +12139,427 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/update-impact/{place_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's updates and what each did to its players
+         * @description Every update the collector saw (the game’s `updated` time moving on), newest first, each measured once the 7 days after its release day have passed. 404 not_found for a game the service does not collect. Impact = the game's total daily mean CCU over the 7 UTC days after the release day, divided by a counterfactual: the forecast engine's median (as GET /api/forecast) fitted only on the up to 90 days before the release day, minus 1. The release day itself is in neither. Intervals: (observed / counterfactual) · exp(∓ z · k · s) − 1, with s the weighted mean of the forecast’s log-scale sd over the window (the days of one window move together) and k = 0.72 (80%) and 0.85 (95%), fitted on placebo days of a simulated market; on the simulated market's planted updates the 80% interval holds the true effect in 74% of cases and updates that did nothing are called significant in 4%. significant: the 95% interval excludes zero. Needs 14 days before the release and 5 of the 7 after.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Updates per page (default 20). Clamped, not refused, above the plan cap: Explorer 10, Builder 50, Studio and Enterprise 200. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Root place id of the game */
+                    place_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            genre: string;
+                            /** @description The plan's cap on limit. */
+                            limit_cap: number;
+                            /** @description How the impact is computed. */
+                            method: string;
+                            name: string;
+                            next_cursor: string | null;
+                            place_id: number;
+                            universe_id: number;
+                            /** @description Newest first. */
+                            updates: components["schemas"]["UpdateImpact"][];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/update-impact/recent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Biggest gains or losses from game updates across the market
+         * @description Measured updates of the last `days` days, ranked by impact, with a cursor. Impact = the game's total daily mean CCU over the 7 UTC days after the release day, divided by a counterfactual: the forecast engine's median (as GET /api/forecast) fitted only on the up to 90 days before the release day, minus 1. The release day itself is in neither. Intervals: (observed / counterfactual) · exp(∓ z · k · s) − 1, with s the weighted mean of the forecast’s log-scale sd over the window (the days of one window move together) and k = 0.72 (80%) and 0.85 (95%), fitted on placebo days of a simulated market; on the simulated market's planted updates the 80% interval holds the true effect in 74% of cases and updates that did nothing are called significant in 4%. significant: the 95% interval excludes zero. Needs 14 days before the release and 5 of the 7 after.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Updates released in the last this many days (their window must have passed to be measured). */
+                    days?: number;
+                    /** @description gains: biggest impact first; losses: most negative first. */
+                    direction?: "gains" | "losses";
+                    /** @description Only games of this genre key; an unknown key is refused (422). */
+                    genre?: string;
+                    /** @description Updates per page (default 20). Clamped, not refused, above the plan cap: Explorer 10, Builder 50, Studio and Enterprise 200. */
+                    limit?: number;
+                    /** @description Only updates whose 95% interval excludes zero. */
+                    significant_only?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            direction: "gains" | "losses";
+                            genre: string | null;
+                            items: {
+                                genre: string;
+                                name: string;
+                                place_id: number;
+                                universe_id: number;
+                                update: components["schemas"]["UpdateImpact"];
+                            }[];
+                            /** @description The plan's cap on limit. */
+                            limit_cap: number;
+                            /** @description How the impact is computed and which updates are listed. */
+                            method: string;
+                            next_cursor: string | null;
+                            /** Format: date-time */
+                            since: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/update-impact/timing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which weekday and hour of release did best
+         * @description Impact of measured updates by the UTC weekday and hour they were released, with sample sizes. Impact = the game's total daily mean CCU over the 7 UTC days after the release day, divided by a counterfactual: the forecast engine's median (as GET /api/forecast) fitted only on the up to 90 days before the release day, minus 1. The release day itself is in neither. Intervals: (observed / counterfactual) · exp(∓ z · k · s) − 1, with s the weighted mean of the forecast’s log-scale sd over the window (the days of one window move together) and k = 0.72 (80%) and 0.85 (95%), fitted on placebo days of a simulated market; on the simulated market's planted updates the 80% interval holds the true effect in 74% of cases and updates that did nothing are called significant in 4%. significant: the 95% interval excludes zero. Needs 14 days before the release and 5 of the 7 after.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Updates released in the last this many days. */
+                    days?: number;
+                    /** @description Only games of this genre key; an unknown key is refused (422). */
+                    genre?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            best_hour: number | null;
+                            best_weekday: number | null;
+                            /** @description Every UTC hour, 0 first. */
+                            by_hour: {
+                                /** @description UTC hour. */
+                                hour: number;
+                                /** @description Mean impact, percent. */
+                                mean_percent: number;
+                                /** @description Median impact, percent. */
+                                median_percent: number;
+                                /** @description Share (0–1) whose impact was significantly positive. */
+                                significant_gain_share: number;
+                                /** @description Share (0–1) whose impact was significantly negative. */
+                                significant_loss_share: number;
+                                /** @description Measured updates released then (overlapping ones left out). */
+                                updates: number;
+                            }[];
+                            /** @description Every weekday, Monday first. */
+                            by_weekday: {
+                                /** @description Mean impact, percent. */
+                                mean_percent: number;
+                                /** @description Median impact, percent. */
+                                median_percent: number;
+                                name: string;
+                                /** @description Share (0–1) whose impact was significantly positive. */
+                                significant_gain_share: number;
+                                /** @description Share (0–1) whose impact was significantly negative. */
+                                significant_loss_share: number;
+                                /** @description Measured updates released then (overlapping ones left out). */
+                                updates: number;
+                                /** @description UTC weekday, Monday = 0. */
+                                weekday: number;
+                            }[];
+                            genre: string | null;
+                            method: string;
+                            /** @description Updates a bucket needs to be named best. */
+                            min_updates: number;
+                            /** Format: date-time */
+                            since: string;
+                            /** @description Measured updates in all buckets. */
+                            updates: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks": {
         parameters: {
             query?: never;
@@ -14920,6 +15341,59 @@ export type components = {
             status: "untracked";
             /** @description The universe no longer tracked */
             universe_id: number;
+        };
+        /** UpdateImpact */
+        UpdateImpact: {
+            /**
+             * Format: date-time
+             * @description When the collector saw it.
+             */
+            detected_at: string;
+            impact: {
+                /** @description Days of history the counterfactual was fitted on. */
+                baseline_days: number;
+                /** @description 80% interval of the impact, percent. */
+                ci80: {
+                    /** @description Upper end, percent. */
+                    high: number;
+                    /** @description Lower end, percent. */
+                    low: number;
+                };
+                /** @description 95% interval of the impact, percent. */
+                ci95: {
+                    /** @description Upper end, percent. */
+                    high: number;
+                    /** @description Lower end, percent. */
+                    low: number;
+                };
+                /** @description Mean of the counterfactual daily mean CCU over the window. */
+                counterfactual_mean_ccu: number;
+                /** @description The forecast model the counterfactual came from. */
+                model_version: string;
+                /** @description Mean of the observed daily mean CCU over the window. */
+                observed_mean_ccu: number;
+                /** @description Observed / counterfactual − 1, percent (12.5 = 12.5% more players). */
+                percent: number;
+                /** @description The 95% interval excludes zero. */
+                significant: boolean;
+                /** @description Days of the window with readings. */
+                window_days: number;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the window has passed and the impact is measured (within the next hour of the job).
+             */
+            measurable_from: string;
+            /** @description Another update went out in the 7 days before the release day or before the window ended: the impact mixes both. Market-wide lists and timing leave such updates out. */
+            overlapping_update: boolean;
+            previous_update_at: string | null;
+            /**
+             * Format: date-time
+             * @description The game's new `updated` time.
+             */
+            released_at: string;
+            /** @description measuring: its window has not passed yet (see measurable_from); insufficient_history: under 14 days of history before it; insufficient_data: under 5 days with readings in the window. */
+            status: "measuring" | "measured" | "insufficient_history" | "insufficient_data";
         };
         /** User */
         User: {
