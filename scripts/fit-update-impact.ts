@@ -17,7 +17,8 @@ const scores = cases
     return Math.abs(Math.log((1 + c.measured.impact) / (1 + c.truth))) / s;
   })
   .sort((a, b) => a - b);
-const scaleAt = (level: number) => scores[Math.floor(level * scores.length)]! / normalQuantile((1 + level) / 2);
+const scaleAt = (level: number) =>
+  scores[Math.floor(level * scores.length)]! / normalQuantile((1 + level) / 2);
 console.log(
   JSON.stringify({
     cases: cases.length,

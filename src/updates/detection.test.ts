@@ -35,7 +35,8 @@ describe('updates seen by the backfill and the collector', () => {
     let compared = 0;
     for (const g of market.catalogue.filter((x) => x.launchAt < from)) {
       const expected: number[] = [];
-      for (let k = updateIndex(g, from) + 1; k <= updateIndex(g, until); k++) expected.push(new Date(updateTime(g, k)).getTime());
+      for (let k = updateIndex(g, from) + 1; k <= updateIndex(g, until); k++)
+        expected.push(new Date(updateTime(g, k)).getTime());
       expect(stored.get(g.universeId) ?? [], g.name).toEqual(expected);
       compared += expected.length;
     }
