@@ -7,7 +7,9 @@
  *   the views due every cycle, and one recomputing every view (what a cycle does at most);
  * - GET /api/trending, /api/genre-opportunities (goal ≥ 0.5 of /healthz) and /api/game/{id} (place
  *   ids spread over the whole catalogue) on a server over that same database, against GET /healthz
- *   in the same run.
+ *   in the same run;
+ * - the update-impact lists (issue 20): /api/update-impact/recent and /timing (goal ≥ 0.5 of
+ *   /healthz) over the updates the backfill saw and measured, and /api/update-impact/{place_id}.
  * All of it runs at a fixed logical moment after the simulated market's last launch, so every one
  * of the 50,000 catalogue games is live and a run reproduces the previous one's data.
  *
@@ -20,11 +22,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { fixedClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { connectDb, type Db, migrate } from '../src/db/index.js';
 import { startServer } from '../src/main.js';
 import { BACKFILL_DAYS, backfill, catalogueUpsert, collectOnce, refreshViews } from '../src/market/index.js';
+import { DEFAULT_ENTITLEMENTS } from '../src/plans.js';
 import { createSimulatedSource, DEFAULT_SHAPE, type SimulatedSource } from '../src/platform/index.js';
+import { createUpdates } from '../src/updates/index.js';
 import { freshPostgresDatabase } from '../test/helpers/db.js';
 import {
   BENCH_USER,
@@ -52,11 +57,23 @@ const market = (): SimulatedSource =>
 const seconds = (ms: number) => Math.round(ms / 10) / 100;
 const verdict = (goal: string, pass: boolean) => `${goal}: ${pass ? 'pass' : 'fail'}`;
 
-/** Writes BACKFILL_DAYS of history for every game up to `at` (views computed at its end). */
+/** The update-impact service the collection hands updates to (measured as the server would). */
+const updatesOf = (db: Db, at: Date) =>
+  createUpdates({ db, clock: fixedClock(at), entitlements: DEFAULT_ENTITLEMENTS });
+
+/** Writes BACKFILL_DAYS of history for every game up to `at` (views computed at its end), and
+ * measures every update it saw that can be measured. */
 async function seed(db: Db, platform: SimulatedSource, at: Date): Promise<void> {
   const started = performance.now();
+  const updates = updatesOf(db, at);
   const stats = await backfill(
-    { db, platform, log: quiet, refreshViews: (now) => refreshViews(db, now).then(() => {}) },
+    {
+      db,
+      platform,
+      log: quiet,
+      refreshViews: (now) => refreshViews(db, now).then(() => {}),
+      recordUpdates: updates.record,
+    },
     BACKFILL_DAYS,
     at,
   );
@@ -65,6 +82,11 @@ async function seed(db: Db, platform: SimulatedSource, at: Date): Promise<void> 
   const rows = stats.dailyRows + stats.hourlyRows + stats.sampleRows;
   console.log(
     `bench: market: backfilled ${BACKFILL_DAYS} days for ${GAMES.toLocaleString('en')} games (${rows.toLocaleString('en')} rollup and sample rows) in ${seconds(performance.now() - started)} s`,
+  );
+  const measuring = performance.now();
+  const measured = await updates.measureDue(at);
+  console.log(
+    `bench: market: ${stats.updates.toLocaleString('en')} updates seen, ${measured.measured.toLocaleString('en')} measured (${measured.other.toLocaleString('en')} could not be) in ${seconds(performance.now() - measuring)} s`,
   );
 }
 
@@ -75,6 +97,7 @@ async function timedCycle(db: Db, platform: SimulatedSource, at: Date, everyView
     platform,
     log: quiet,
     refreshViews: (now: Date) => refreshViews(db, now, { force: everyView }).then(() => {}),
+    recordUpdates: updatesOf(db, at).record,
   };
   const started = performance.now();
   const stats = await collectOnce(deps, at);
@@ -258,6 +281,14 @@ async function checkMarket(server: MarketServer, place: number): Promise<void> {
     const history = (b as { ccu_history?: unknown[] }).ccu_history?.length ?? 0;
     return history === 24 ? undefined : `${history} hourly points, not 24`;
   });
+  await expectBody(`${server.url}/api/update-impact/recent`, { 'x-api-key': server.key }, (b) => {
+    const items = (b as { items: unknown[] }).items.length;
+    return items === 20 ? undefined : `${items} ranked updates, not a page of 20`;
+  });
+  await expectBody(`${server.url}/api/update-impact/timing`, { 'x-api-key': server.key }, (b) => {
+    const updates = (b as { updates: number }).updates;
+    return updates > 1000 ? undefined : `timing over ${updates} updates`;
+  });
 }
 
 async function readFigures(
@@ -278,6 +309,26 @@ async function readFigures(
         name: 'GET /api/genre-opportunities',
         goal: LIST_GOAL,
         run: () => load(`${server.url}/api/genre-opportunities`, options),
+      },
+      {
+        name: 'GET /api/update-impact/recent (read API key)',
+        goal: LIST_GOAL,
+        run: () => load(`${server.url}/api/update-impact/recent`, options, { headers: keyed }),
+      },
+      {
+        name: 'GET /api/update-impact/timing (read API key)',
+        goal: LIST_GOAL,
+        run: () => load(`${server.url}/api/update-impact/timing`, options, { headers: keyed }),
+      },
+      {
+        name: `GET /api/update-impact/{place_id} (${places.length} ids, read API key)`,
+        run: () =>
+          loadPaths(
+            server.url,
+            places.map((id) => `/api/update-impact/${id}`),
+            options,
+            keyed,
+          ),
       },
       {
         name: `GET /api/game/{id} (${places.length} ids across the catalogue, read API key)`,
@@ -354,7 +405,7 @@ async function run(options: BenchOptions): Promise<Figure[]> {
 
 export const marketSuite: Suite = {
   name: 'market',
-  description: `the market at ${GAMES.toLocaleString('en')} simulated games on PostgreSQL: a collection cycle against bare inserts of its rows; trending, genre opportunities and game detail requests/s against /healthz`,
+  description: `the market at ${GAMES.toLocaleString('en')} simulated games on PostgreSQL: a collection cycle against bare inserts of its rows; trending, genre opportunities, game detail and the update-impact lists requests/s against /healthz`,
   run,
 };
 

@@ -165,13 +165,17 @@ export function createServices(deps: ServiceDeps): Services {
     }),
     market: {
       views: new MarketService(domain),
-      // Alerts are evaluated on the data each collection brings, as soon as its views are stored.
+      // Alerts are evaluated on the data each collection brings, as soon as its views are stored;
+      // updates whose 7 days have just passed (after a backfill, every one it can) are measured.
       collector: platform
         ? collectorDeps(
             db,
             platform,
             log,
-            (now) => tracking.evaluateAlerts(now).then(() => {}),
+            async (now) => {
+              await tracking.evaluateAlerts(now);
+              await updates.measureDue(now);
+            },
             updates.record,
           )
         : undefined,

@@ -182,9 +182,9 @@ export async function backfill(
   // Millions of rows just arrived: without fresh statistics the planner reads them as the empty
   // tables it last saw (the first collections and views scanned whole tables until autovacuum ran).
   await repo.analyseHistory(db);
-  const collect = await collectOnce(deps, now);
-  // After the collection: the games are in the catalogue now.
-  await deps.recordUpdates?.(db, seen);
+  // The collection stores the updates seen here with the catalogue they belong to, before the
+  // views and what follows them (update impact measures every update it can at once).
+  const collect = await collectOnce(deps, now, seen);
   await repo.completeBackfill(db, run, now);
   const stats = {
     days,

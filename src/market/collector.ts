@@ -70,7 +70,12 @@ export function catalogueUpsert(
   };
 }
 
-export async function collectOnce(deps: CollectorDeps, now: Date): Promise<CollectStats> {
+/** `earlier`: updates seen before this collection (the backfill's), stored with its own. */
+export async function collectOnce(
+  deps: CollectorDeps,
+  now: Date,
+  earlier: readonly SeenUpdate[] = [],
+): Promise<CollectStats> {
   const { db, platform } = deps;
   const discovered = await platform.discover(now);
   const ids = [...new Set([...discovered, ...(await repo.knownUniverseIds(db))])];
@@ -82,11 +87,8 @@ export async function collectOnce(deps: CollectorDeps, now: Date): Promise<Colle
     // Read before the upsert replaces the stored `updated` times.
     const moved = deps.recordUpdates ? await repo.movedUpdateTimes(tx, upserts) : [];
     await repo.upsertGames(tx, upserts, now);
-    if (moved.length > 0)
-      await deps.recordUpdates?.(
-        tx,
-        moved.map((m) => ({ ...m, detectedAt: now })),
-      );
+    const seen = [...earlier, ...moved.map((m) => ({ ...m, detectedAt: now }))];
+    if (seen.length > 0) await deps.recordUpdates?.(tx, seen);
     await repo.insertSamples(
       tx,
       readings.map((g) => ({ universeId: g.universeId, ts: now, ccu: g.playing, visits: g.visits })),

@@ -151,23 +151,26 @@ export async function rankedUpdates(
   },
 ): Promise<RankedRow[]> {
   const order = q.direction === 'gains' ? 'DESC' : 'ASC';
-  const cmp = q.direction === 'gains' ? '<' : '>';
+  const params: unknown[] = [q.since, q.until, q.limit];
+  // Each filter is written only when it applies, so that the planner walks game_updates_ranked_idx
+  // in order and stops after the page (parameters stay parameters).
+  const where = ["u.status = 'measured'", 'NOT u.overlapping', 'u.released_at >= $1', 'u.released_at < $2'];
+  if (q.genre !== undefined) {
+    params.push(q.genre);
+    where.push(`g.genre = $${params.length}`);
+  }
+  if (q.significantOnly) where.push('u.significant');
+  if (q.after) {
+    params.push(q.after.impact, q.after.id);
+    const cmp = q.direction === 'gains' ? '<' : '>';
+    where.push(`(u.impact, u.id) ${cmp} ($${params.length - 1}::float8, $${params.length}::bigint)`);
+  }
   const res = await db.query<RankedRow>(
     `SELECT ${UPDATE_COLUMNS}, g.place_id::float8 AS place_id, g.name, g.genre
        FROM game_updates u JOIN games g ON g.universe_id = u.universe_id
-      WHERE u.status = 'measured' AND NOT u.overlapping AND u.released_at >= $1 AND u.released_at < $2
-        AND ($3::text IS NULL OR g.genre = $3) AND (NOT $4 OR u.significant)
-        AND ($5::float8 IS NULL OR (u.impact, u.id) ${cmp} ($5::float8, $6::bigint))
-      ORDER BY u.impact ${order}, u.id ${order} LIMIT $7`,
-    [
-      q.since,
-      q.until,
-      q.genre ?? null,
-      q.significantOnly,
-      q.after?.impact ?? null,
-      q.after?.id ?? null,
-      q.limit,
-    ],
+      WHERE ${where.join(' AND ')}
+      ORDER BY u.impact ${order}, u.id ${order} LIMIT $3`,
+    params,
   );
   return res.rows;
 }

@@ -11,7 +11,7 @@ import {
   TimingQuery,
   TimingResponse,
 } from './updates.schemas.js';
-import type { UpdateImpactService } from './updates.service.js';
+import { TIMING_CACHE_MS, type UpdateImpactService } from './updates.service.js';
 
 const access = { auth: 'read' } as const;
 
@@ -39,7 +39,9 @@ export function registerUpdateRoutes(app: App, updates: UpdateImpactService): vo
       schema: {
         tags: ['update impact'],
         summary: 'Which weekday and hour of release did best',
-        description: `Impact of measured updates by the UTC weekday and hour they were released, with sample sizes. ${METHOD}`,
+        description:
+          'Impact of measured updates by the UTC weekday and hour they were released, with sample sizes; ' +
+          `recomputed at most every ${TIMING_CACHE_MS / 60_000} minutes per genre and window. ${METHOD}`,
         querystring: TimingQuery,
         response: { 200: TimingResponse, ...errorResponses(422) },
       },

@@ -29,6 +29,9 @@ const DAY_MS = 24 * HOUR_MS;
 /** The last collection of a window's final day is rolled up within this after midnight. */
 const SETTLE_MS = HOUR_MS;
 const BATCH = 200;
+/** Timing aggregates every measured update: computed at most this often per genre and window. */
+export const TIMING_CACHE_MS = 5 * 60_000;
+const TIMING_CACHE_KEYS = 200;
 /** A weekday or hour needs this many measured updates to be named best. */
 export const MIN_TIMING_UPDATES = 10;
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -98,6 +101,8 @@ function decodeCursor(cursor: string | undefined, fields: number): number[] | un
 }
 
 export class UpdateImpactService {
+  private readonly timingCache = new Map<string, { at: number; value: Promise<TimingResponseT> }>();
+
   constructor(private readonly deps: UpdatesDeps) {}
 
   /** The collector's and backfill's hook: stores the updates they saw. */
@@ -200,9 +205,21 @@ export class UpdateImpactService {
     };
   }
 
+  /** timing(), from a per-process cache of TIMING_CACHE_MS (new impacts arrive once per collection). */
   async timing(q: TimingQueryT): Promise<TimingResponseT> {
     await this.checkGenre(q.genre);
-    const now = this.deps.clock.now();
+    const now = this.deps.clock.now().getTime();
+    const key = `${q.genre ?? ''}|${q.days}`;
+    const hit = this.timingCache.get(key);
+    if (hit && now - hit.at < TIMING_CACHE_MS) return hit.value;
+    if (this.timingCache.size >= TIMING_CACHE_KEYS) this.timingCache.clear();
+    const value = this.computeTiming(q, new Date(now));
+    this.timingCache.set(key, { at: now, value });
+    value.catch(() => this.timingCache.delete(key));
+    return value;
+  }
+
+  private async computeTiming(q: TimingQueryT, now: Date): Promise<TimingResponseT> {
     const since = new Date(now.getTime() - q.days * DAY_MS);
     const range = { since, until: now, genre: q.genre };
     const [weekdays, hours] = await Promise.all([

@@ -429,6 +429,35 @@ describe('teams and account mail', () => {
 });
 
 describe('accessibility', () => {
+  it("ranks the market's update gains and losses, shows when to release, and opens one game's updates", async () => {
+    const { page } = await e.newPage();
+    await e.signIn(page, 'studio@demo.test');
+    await page.goto('/updates');
+    await visible(page, '[data-testid="update-impact-table"] tbody tr');
+    const gains = await page.locator('[data-testid="update-impact-table"] tbody tr').count();
+    expect(gains).toBeGreaterThan(0);
+    expect(await page.getByTestId('update-plan-cap').innerText()).toBe('Up to 200 per page on your plan.');
+    // Biggest first: the first row's impact is a gain.
+    expect(
+      await page.locator('[data-testid="update-impact-table"] tbody tr td strong').first().innerText(),
+    ).toMatch(/^\+\d/);
+    await visible(page, '[data-testid="update-timing"] canvas');
+    expect(await page.getByTestId('update-timing').innerText()).toMatch(/[\d,]+ measured updates since/);
+    await page.getByLabel('Show').selectOption('losses');
+    await page.getByRole('heading', { name: 'Biggest losses from updates' }).waitFor();
+    await visible(page, '[data-testid="update-impact-table"] tbody tr');
+    expect(
+      await page.locator('[data-testid="update-impact-table"] tbody tr td strong').first().innerText(),
+    ).toMatch(/^−\d/);
+    const game = page.locator('[data-testid="update-impact-table"] tbody tr a').first();
+    const name = await game.innerText();
+    await game.click();
+    await page.waitForURL(/\/updates\/\d+$/);
+    await page.getByRole('heading', { level: 1, name: `${name}: updates` }).waitFor();
+    await visible(page, '[data-testid="game-updates-table"] tbody tr');
+    await visible(page, '[data-testid="game-impact-chart"] canvas');
+  }, 120_000);
+
   it('finds no serious or critical axe-core violation on any page, on a desktop and on a phone', async () => {
     const demo = await prepareDemo(e.url, 'enterprise@demo.test', e.demoPassword, { days: 14, players: 60 });
     const pages = [...demoPages(demo).map(([, path]) => path), '/no-such-page'];

@@ -100,6 +100,8 @@ export function demoPages(demo: DemoState): [string, string][] {
     ['genres', '/genres'],
     ['breakout', '/breakout'],
     ['game', `/games/${demo.games[0]}`],
+    ['updates', '/updates'],
+    ['game-updates', `/updates/${demo.games[0]}`],
     ['tracking', '/tracking'],
     ['alerts', '/tracking?tab=rules'],
     ['alert-feed', '/tracking?tab=feed'],

@@ -28,5 +28,7 @@ CREATE TABLE game_updates (
 );
 -- The job's queue: updates still waiting for their window to pass.
 CREATE INDEX game_updates_measuring_idx ON game_updates (released_at) WHERE status = 'measuring';
--- Market-wide lists read measured updates by release time.
-CREATE INDEX game_updates_measured_idx ON game_updates (released_at) WHERE status = 'measured';
+-- Market-wide gains and losses: the rankable updates by impact (read forwards for gains, backwards
+-- for losses), so a page stops after its rows instead of sorting every measured update.
+CREATE INDEX game_updates_ranked_idx ON game_updates (impact, id)
+  WHERE status = 'measured' AND NOT overlapping;
