@@ -467,7 +467,8 @@ export function Component() {
                   {' '}
                   · read <Time at={g.observed_at} relative />
                 </>
-              ) : null}
+              ) : null}{' '}
+              · <Link to={`/updates/${g.place_id}`}>its updates and their impact</Link>
             </p>
             <div className="stats" data-testid="game-stats">
               <Stat
