@@ -38,11 +38,13 @@ export interface RunningTarget {
   url: string;
   /** The second word of the READY line, when the server prints one (an API key). */
   key?: string;
+  /** The third word, when the server prints one (a signed-in user's access token). */
+  token?: string;
   stop(): Promise<void>;
 }
 
 /** Starts `tsx bench/server.ts <kind>` (or `tsx <script> <kind>`) with `env` added, and waits for
- * its `READY <url> [key]` line. */
+ * its `READY <url> [key [token]]` line. */
 export async function startTarget(
   kind: string,
   options: { script?: string; env?: NodeJS.ProcessEnv } = {},
@@ -59,8 +61,8 @@ export async function startTarget(
     let out = '';
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString();
-      const m = /READY (\S+)(?: (\S+))?\n/.exec(out);
-      if (m) resolve({ url: m[1]!, ...(m[2] ? { key: m[2] } : {}) });
+      const m = /READY (\S+)(?: (\S+))?(?: (\S+))?\n/.exec(out);
+      if (m) resolve({ url: m[1]!, ...(m[2] ? { key: m[2] } : {}), ...(m[3] ? { token: m[3] } : {}) });
     });
     child.on('exit', (code) => reject(new Error(`bench server "${kind}" exited with ${code}`)));
   });

@@ -198,6 +198,8 @@ function cycleFigure(label: string, ms: number, floorMs: number): Figure {
 interface MarketServer {
   url: string;
   key: string;
+  /** A Studio user's access token (what the web app and the CLI send). */
+  token: string;
   stop(): Promise<void>;
 }
 
@@ -207,11 +209,11 @@ async function startMarketServer(databaseUrl: string, at: Date): Promise<MarketS
     script: fileURLToPath(import.meta.url),
     env: { DATABASE_URL: databaseUrl, MARKET_BENCH_AT: at.toISOString() },
   });
-  if (!target.key) {
+  if (!target.key || !target.token) {
     await target.stop();
-    throw new Error('the market bench server printed no API key');
+    throw new Error('the market bench server printed no API key or access token');
   }
-  return { url: target.url, key: target.key, stop: target.stop };
+  return { url: target.url, key: target.key, token: target.token, stop: target.stop };
 }
 
 /** Loads GETs of `paths`, each request the next path of the list (round robin over all connections). */
@@ -281,11 +283,12 @@ async function checkMarket(server: MarketServer, place: number): Promise<void> {
     const history = (b as { ccu_history?: unknown[] }).ccu_history?.length ?? 0;
     return history === 24 ? undefined : `${history} hourly points, not 24`;
   });
-  await expectBody(`${server.url}/api/update-impact/recent`, { 'x-api-key': server.key }, (b) => {
+  const signedIn = { authorization: `Bearer ${server.token}` };
+  await expectBody(`${server.url}/api/update-impact/recent`, signedIn, (b) => {
     const items = (b as { items: unknown[] }).items.length;
     return items === 20 ? undefined : `${items} ranked updates, not a page of 20`;
   });
-  await expectBody(`${server.url}/api/update-impact/timing`, { 'x-api-key': server.key }, (b) => {
+  await expectBody(`${server.url}/api/update-impact/timing`, signedIn, (b) => {
     const updates = (b as { updates: number }).updates;
     return updates > 1000 ? undefined : `timing over ${updates} updates`;
   });
@@ -300,6 +303,7 @@ async function readFigures(
   const server = await startMarketServer(databaseUrl, at);
   try {
     const keyed = { 'x-api-key': server.key };
+    const signedIn = { authorization: `Bearer ${server.token}` };
     const places = spreadPlaceIds(platform, 5000);
     await checkMarket(server, places[0]!);
     const healthz = () => load(`${server.url}/healthz`, options);
@@ -310,15 +314,21 @@ async function readFigures(
         goal: LIST_GOAL,
         run: () => load(`${server.url}/api/genre-opportunities`, options),
       },
+      // The lists as the web app and the CLI read them (a bearer token: no database read to
+      // authenticate); a read API key costs a key lookup per request, as game detail shows.
       {
-        name: 'GET /api/update-impact/recent (read API key)',
+        name: 'GET /api/update-impact/recent (signed-in user)',
         goal: LIST_GOAL,
-        run: () => load(`${server.url}/api/update-impact/recent`, options, { headers: keyed }),
+        run: () => load(`${server.url}/api/update-impact/recent`, options, { headers: signedIn }),
       },
       {
-        name: 'GET /api/update-impact/timing (read API key)',
+        name: 'GET /api/update-impact/timing (signed-in user)',
         goal: LIST_GOAL,
-        run: () => load(`${server.url}/api/update-impact/timing`, options, { headers: keyed }),
+        run: () => load(`${server.url}/api/update-impact/timing`, options, { headers: signedIn }),
+      },
+      {
+        name: 'GET /api/update-impact/recent (read API key)',
+        run: () => load(`${server.url}/api/update-impact/recent`, options, { headers: keyed }),
       },
       {
         name: `GET /api/update-impact/{place_id} (${places.length} ids, read API key)`,
@@ -370,7 +380,7 @@ async function readFigures(
  */
 async function settle(db: Db): Promise<void> {
   await db.exec(
-    'VACUUM (ANALYZE) games, game_passes, ccu_samples, ccu_hourly, ccu_daily, genre_snapshots, market_views',
+    'VACUUM (ANALYZE) games, game_passes, ccu_samples, ccu_hourly, ccu_daily, genre_snapshots, market_views, game_updates',
   );
 }
 
@@ -440,7 +450,8 @@ async function serve(): Promise<void> {
     user.id,
   ]);
   const key = await apiKeys.create({ userId: user.id, teamId: team.rows[0]!.team_id }, 'bench', ['read']);
-  process.stdout.write(`READY ${server.url} ${key.key}\n`);
+  const session = await accounts.login(BENCH_USER.email, BENCH_USER.password, '127.0.0.1');
+  process.stdout.write(`READY ${server.url} ${key.key} ${session.accessToken}\n`);
   process.on('SIGTERM', async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -211,6 +211,12 @@ export async function impactByReleaseTime(
   return res.rows;
 }
 
+/** Fresh planner statistics after many updates changed at once (a backfill's first measuring):
+ * without them the market lists were planned for the table as it was, sorting every row. */
+export async function analyseUpdates(db: Queryable): Promise<void> {
+  await db.exec('ANALYZE game_updates');
+}
+
 /** Whether any collected game has this genre key. */
 export async function genreExists(db: Queryable, genre: string): Promise<boolean> {
   const res = await db.query<{ found: boolean }>(

@@ -29,6 +29,8 @@ const DAY_MS = 24 * HOUR_MS;
 /** The last collection of a window's final day is rolled up within this after midnight. */
 const SETTLE_MS = HOUR_MS;
 const BATCH = 200;
+/** A run that settles this many updates refreshes the table's planner statistics. */
+const ANALYSE_AFTER = 1000;
 /** Timing aggregates every measured update: computed at most this often per genre and window. */
 export const TIMING_CACHE_MS = 5 * 60_000;
 const TIMING_CACHE_KEYS = 200;
@@ -131,8 +133,10 @@ export class UpdateImpactService {
         if (impact.status === 'measured') stats.measured++;
         else stats.other++;
       }
-      if (due.length < BATCH) return stats;
+      if (due.length < BATCH) break;
     }
+    if (stats.measured + stats.other >= ANALYSE_AFTER) await repo.analyseUpdates(this.deps.db);
+    return stats;
   }
 
   private cap(plan: PlanName, limit: number): { cap: number; limit: number } {
