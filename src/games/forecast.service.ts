@@ -29,7 +29,7 @@ const GROWTH_DAYS = 7;
 const DAILY_RUN_HOUR = 4;
 
 export const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+export const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 export interface ForecastDeps {
   db: Db;

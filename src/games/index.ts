@@ -24,7 +24,7 @@ export {
   MIN_HISTORY_DAYS,
 } from './forecast/index.js';
 export { dailyHistory } from './forecast.repo.js';
-export { ForecastService } from './forecast.service.js';
+export { dayKey, dayMs, ForecastService } from './forecast.service.js';
 export { PlaceParams } from './games.schemas.js';
 export { GamesService, visibleGrowthProbability } from './games.service.js';
 

@@ -1,5 +1,9 @@
 import { type TLiteral, type TUnion, Type } from 'typebox';
 
+/** `t` or null. */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) =>
+  Type.Union([t, Type.Null()]);
+
 /** Every error body: `{detail, code}` (spec/DECISIONS.md §1), sometimes with a field or plan. */
 export const ErrorResponse = Type.Object(
   {

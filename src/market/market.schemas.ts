@@ -1,8 +1,7 @@
 /** TypeBox schemas of the market endpoints (validation, serialisation and OpenAPI in one place). */
 import { type Static, Type } from 'typebox';
+import { Nullable } from '../http/schemas.js';
 import { PERIODS } from './trend.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 /** The fields every game summary carries (trending, search, radar, overview): one definition. */
 export const GameIdentity = {

@@ -15,6 +15,8 @@
  */
 import {
   type DailyValue,
+  dayKey,
+  dayMs,
   forecastSeries,
   InsufficientHistoryError,
   MIN_HISTORY_DAYS,
@@ -59,9 +61,6 @@ export type Impact =
     }
   | { status: 'insufficient_history'; baselineDays: number }
   | { status: 'insufficient_data'; windowDays: number };
-
-export const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 /** The first day after the window: the impact can be measured once this day has begun. */
 export function windowEnd(releaseDay: string): string {

@@ -4,13 +4,13 @@ import { bearer, type LoggedIn, signedIn } from '../../test/helpers/auth.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { seedGames } from '../../test/helpers/games.js';
 import { fixedClock } from '../clock.js';
+import { dayKey } from '../games/index.js';
 import { insertRollups } from '../market/market.repo.js';
 import { measureImpact } from './impact.js';
 
 const NOW = new Date('2026-11-22T15:05:00Z');
 const DAY = 86_400_000;
 const FIRST_DAY = Date.UTC(2026, 6, 1);
-const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Daily means from 2026-07-01 to 2026-11-21: a weekly rhythm, fixed day-to-day noise, and a step
  * `factor` from each `[releaseDay, factor]` on (the day after the release day). */
@@ -92,9 +92,10 @@ describe.each(testEngines())('update impact on %s', (engine) => {
   let t: TestApp;
   let builder: LoggedIn;
   let explorer: LoggedIn;
+  const clock = fixedClock(NOW);
 
   beforeAll(async () => {
-    t = await buildTestApp({ engine, clock: fixedClock(NOW) });
+    t = await buildTestApp({ engine, clock });
     const db = t.testDb.db;
     await seedGames(
       db,
@@ -281,16 +282,18 @@ describe.each(testEngines())('update impact on %s', (engine) => {
     });
     expect(body.by_weekday).toHaveLength(7);
     expect(body.by_hour).toHaveLength(24);
-    const percents = STRATEGY.map((f) => measureImpact(f.days, '2026-10-13'))
+    const measured = STRATEGY.map((f) => measureImpact(f.days, '2026-10-13'));
+    const percents = measured
       .map((m) => (m.status === 'measured' ? m.impact : Number.NaN))
       .sort((a, b) => a - b);
+    const gains = measured.filter((m) => m.status === 'measured' && m.significant && m.impact > 0).length;
     expect(body.by_weekday[1]).toEqual({
       weekday: 1,
       name: 'Tuesday',
       updates: 12,
       mean_percent: pct(percents.reduce((s, v) => s + v, 0) / 12),
       median_percent: pct((percents[5]! + percents[6]!) / 2),
-      significant_gain_share: expect.any(Number),
+      significant_gain_share: Math.round((gains / 12) * 1000) / 1000,
       significant_loss_share: 0,
     });
     expect(body.by_weekday[0]).toEqual({
@@ -312,5 +315,16 @@ describe.each(testEngines())('update impact on %s', (engine) => {
     const unknown = await get('/api/update-impact/timing?genre=nope');
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().code).toBe('validation_failed');
+  });
+
+  it('answers timing from a cache kept 5 minutes, then computes it again', async () => {
+    const url = '/api/update-impact/timing?genre=strategy';
+    expect((await get(url)).json().updates).toBe(12);
+    await t.testDb.db.query('UPDATE game_updates SET overlapping = true WHERE universe_id = $1', [
+      STRATEGY[0]!.universeId,
+    ]);
+    expect((await get(url)).json().updates).toBe(12);
+    clock.advance(5 * 60_000);
+    expect((await get(url)).json().updates).toBe(11);
   });
 });

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { Nullable } from '../http/schemas.js';
 import { BASELINE_DAYS, IMPACT_SD_SCALE, MIN_WINDOW_DAYS, WINDOW_DAYS } from './impact.js';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Percent = (description: string) => Type.Number({ description });
 const Interval = (level: string) =>
   Type.Object(

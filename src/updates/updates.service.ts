@@ -7,11 +7,11 @@
 import type { Clock } from '../clock.js';
 import type { Db, Queryable } from '../db/index.js';
 import { errors } from '../errors.js';
-import { dailyHistory } from '../games/index.js';
+import { dailyHistory, dayKey } from '../games/index.js';
 import { findGameByPlaceId, type SeenUpdate } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import { GENRE_KEYS } from '../platform/genres.js';
-import { BASELINE_DAYS, dayKey, measureImpact, WINDOW_DAYS } from './impact.js';
+import { BASELINE_DAYS, measureImpact, WINDOW_DAYS } from './impact.js';
 import * as repo from './updates.repo.js';
 import {
   type GameUpdatesQueryT,

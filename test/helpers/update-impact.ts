@@ -4,6 +4,8 @@
  * against the effect the simulator planted. The calibration test and scripts/fit-update-impact.ts
  * (which fits IMPACT_SD_SCALE) read the same cases.
  */
+
+import { dayKey } from '../../src/games/index.js';
 import { buildCatalogue } from '../../src/platform/simulated/catalogue.js';
 import { DEFAULT_SHAPE } from '../../src/platform/simulated/defaults.js';
 import {
@@ -14,7 +16,7 @@ import {
   updateIndex,
   updateTime,
 } from '../../src/platform/simulated/market.js';
-import { dayKey, type Impact, measureImpact } from '../../src/updates/impact.js';
+import { type Impact, measureImpact } from '../../src/updates/impact.js';
 
 const DAY = 86_400_000;
 const END = Date.UTC(2026, 10, 22);

@@ -2,11 +2,13 @@
  * Breakout radar: up to 50 young or small games gaining momentum (GET /api/breakout-radar, any
  * account), with how the score is made. Anonymous visitors get a sign-in prompt, not an error.
  */
+
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { ApiError, api, type Schemas, unwrap } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
+import { useGenreList } from '../../components/GenreSelect';
 import { rankAndGameColumns } from '../../components/game-columns';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading } from '../../components/states';
@@ -106,11 +108,7 @@ function Radar() {
     queryKey: ['breakout-radar'],
     queryFn: () => unwrap(api.GET('/api/breakout-radar')),
   });
-  const genres = useQuery({
-    queryKey: ['genres', 'names'],
-    queryFn: () => unwrap(api.GET('/api/genre-opportunities')),
-    staleTime: 10 * 60_000,
-  });
+  const genres = useGenreList();
   const names = useMemo(
     () => new Map((genres.data ?? []).map((g) => [g.name, g.display_name] as const)),
     [genres.data],

@@ -2,10 +2,12 @@
  * Dev Lens (Studio and above): drop a Creator Hub CSV, watch it upload, read the report; saved
  * reports listed and reopened (?report=<id>). Plans below Studio get the API's 403 as an upgrade card.
  */
+
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError, api, type Schemas, unwrap } from '../../api/client';
+import { useGenreList } from '../../components/GenreSelect';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading, UpgradeCard } from '../../components/states';
 import { Time } from '../../components/Time';
@@ -25,11 +27,7 @@ function isAbort(error: unknown): boolean {
 }
 
 function useGenreNames() {
-  const genres = useQuery({
-    queryKey: ['genres', 'names'],
-    queryFn: () => unwrap(api.GET('/api/genre-opportunities')),
-    staleTime: 10 * 60_000,
-  });
+  const genres = useGenreList();
   return useMemo(() => {
     // 'unknown' (unclassified games) has no benchmark table; the API would refuse it.
     const list = (genres.data ?? []).filter((g) => g.name !== 'unknown');

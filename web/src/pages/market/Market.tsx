@@ -1,9 +1,11 @@
 /** Market: the platform at a glance, trending games (period and genre filters, plan cap), search. */
+
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { GameSearch } from '../../components/GameSearch';
+import { GenreOptions } from '../../components/GenreSelect';
 import { rankAndGameColumns } from '../../components/game-columns';
 import { PageHeader } from '../../components/Layout';
 import { Sparkline } from '../../components/Sparkline';
@@ -103,11 +105,6 @@ export function Component() {
     : '24h';
   const genre = params.get('genre') ?? '';
   const me = useMe();
-  const genres = useQuery({
-    queryKey: ['genres', 'names'],
-    queryFn: () => unwrap(api.GET('/api/genre-opportunities')),
-    staleTime: 10 * 60_000,
-  });
   const trending = useQuery({
     queryKey: ['trending', period, genre],
     queryFn: () =>
@@ -143,12 +140,7 @@ export function Component() {
             <label className="inline">
               <span className="sr-only">Genre</span>
               <select value={genre} onChange={(e) => set('genre', e.target.value)} aria-label="Genre">
-                <option value="">All genres</option>
-                {(genres.data ?? []).map((g) => (
-                  <option key={g.name} value={g.name}>
-                    {g.display_name}
-                  </option>
-                ))}
+                <GenreOptions />
               </select>
             </label>
           </div>

@@ -3,12 +3,14 @@
  * /api/update-impact/recent), the weekday and hour of release that did best (…/timing), and one
  * game's updates with their measured impact (…/{place_id}, at /updates/:placeId).
  */
+
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Schemas, unwrap } from '../../api/client';
 import { Chart } from '../../components/Chart';
 import { type Column, DataTable } from '../../components/DataTable';
+import { GenreOptions } from '../../components/GenreSelect';
 import { PageHeader } from '../../components/Layout';
 import { Empty, Loading, QueryView } from '../../components/states';
 import { Time } from '../../components/Time';
@@ -79,11 +81,6 @@ function MarketUpdates() {
   const [direction, setDirection] = useState<'gains' | 'losses'>('gains');
   const [days, setDays] = useState(30);
   const [genre, setGenre] = useState('');
-  const genres = useQuery({
-    queryKey: ['genres', 'names'],
-    queryFn: () => unwrap(api.GET('/api/genre-opportunities')),
-    staleTime: 10 * 60_000,
-  });
   const query = { direction, days, limit: 50, ...(genre ? { genre } : {}) };
   const recent = useQuery({
     queryKey: ['update-impact', 'recent', query],
@@ -118,12 +115,7 @@ function MarketUpdates() {
           <label>
             Genre{' '}
             <select value={genre} onChange={(e) => setGenre(e.target.value)}>
-              <option value="">All genres</option>
-              {(genres.data ?? []).map((g) => (
-                <option key={g.name} value={g.name}>
-                  {g.display_name}
-                </option>
-              ))}
+              <GenreOptions />
             </select>
           </label>
         </fieldset>
