@@ -21,6 +21,7 @@ export {
   type SeenUpdate,
 } from './collector.js';
 export { type GenreDistributionRow, genreDistribution } from './genre-distribution.repo.js';
+export { assertKnownGenre, GenreFilter } from './genre-filter.js';
 export { type BenchmarkSubject, type GenreRankRow, genreRanks } from './genre-ranks.repo.js';
 export { type SearchParams, type SearchRow, searchGames } from './search.repo.js';
 export { normaliseSearch } from './search-text.js';

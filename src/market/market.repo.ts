@@ -403,3 +403,12 @@ export async function lastBackfillAt(db: Queryable): Promise<Date | null> {
   );
   return res.rows[0]?.at ?? null;
 }
+
+/** Whether any game the service collects has this genre. */
+export async function genreExists(db: Queryable, genre: string): Promise<boolean> {
+  const res = await db.query<{ found: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM games WHERE genre = $1) AS found',
+    [genre],
+  );
+  return res.rows[0]?.found ?? false;
+}

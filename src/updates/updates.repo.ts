@@ -216,12 +216,3 @@ export async function impactByReleaseTime(
 export async function analyseUpdates(db: Queryable): Promise<void> {
   await db.exec('ANALYZE game_updates');
 }
-
-/** Whether any collected game has this genre key. */
-export async function genreExists(db: Queryable, genre: string): Promise<boolean> {
-  const res = await db.query<{ found: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM games WHERE genre = $1) AS found',
-    [genre],
-  );
-  return res.rows[0]?.found ?? false;
-}

@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { LimitCap, NextCursor, PageCursor, PageLimit } from '../http/pages.js';
 import { Nullable } from '../http/schemas.js';
+import { GenreFilter } from '../market/index.js';
 import { BASELINE_DAYS, IMPACT_SD_SCALE, MIN_WINDOW_DAYS, WINDOW_DAYS } from './impact.js';
 
 const Percent = (description: string) => Type.Number({ description });
@@ -76,27 +78,7 @@ export const UpdateImpact = Type.Object(
 );
 export type UpdateImpactT = Static<typeof UpdateImpact>;
 
-const limitDescription = (what: string) =>
-  `${what} per page (default 20). Clamped, not refused, above the plan cap: Explorer 10, Builder 50, Studio and Enterprise 200.`;
-const Cursor = Type.Optional(
-  Type.String({
-    minLength: 1,
-    maxLength: 64,
-    pattern: '^[A-Za-z0-9_-]+$',
-    description: 'next_cursor of the previous page.',
-  }),
-);
-const Limit = (what: string) =>
-  Type.Integer({ minimum: 1, maximum: 200, default: 20, description: limitDescription(what) });
-const GenreFilter = Type.Optional(
-  Type.String({
-    minLength: 1,
-    maxLength: 64,
-    description: 'Only games of this genre key; an unknown key is refused (422).',
-  }),
-);
-
-export const GameUpdatesQuery = Type.Object({ limit: Limit('Updates'), cursor: Cursor });
+export const GameUpdatesQuery = Type.Object({ limit: PageLimit('Updates'), cursor: PageCursor });
 export type GameUpdatesQueryT = Static<typeof GameUpdatesQuery>;
 
 export const GameUpdatesResponse = Type.Object({
@@ -105,8 +87,8 @@ export const GameUpdatesResponse = Type.Object({
   name: Type.String(),
   genre: Type.String(),
   updates: Type.Array(Type.Ref('UpdateImpact'), { description: 'Newest first.' }),
-  next_cursor: Nullable(Type.String({ description: 'Pass as cursor for older updates; null at the end.' })),
-  limit_cap: Type.Integer({ description: "The plan's cap on limit." }),
+  next_cursor: NextCursor,
+  limit_cap: LimitCap,
   method: Type.String({ description: 'How the impact is computed.' }),
 });
 export type GameUpdatesResponseT = Static<typeof GameUpdatesResponse>;
@@ -128,8 +110,8 @@ export const RecentQuery = Type.Object({
     default: false,
     description: 'Only updates whose 95% interval excludes zero.',
   }),
-  limit: Limit('Updates'),
-  cursor: Cursor,
+  limit: PageLimit('Updates'),
+  cursor: PageCursor,
 });
 export type RecentQueryT = Static<typeof RecentQuery>;
 
@@ -149,8 +131,8 @@ export const RecentResponse = Type.Object({
   genre: Nullable(Type.String()),
   since: Type.String({ format: 'date-time' }),
   items: Type.Array(RankedUpdate),
-  next_cursor: Nullable(Type.String({ description: 'Pass as cursor for the next page; null at the end.' })),
-  limit_cap: Type.Integer({ description: "The plan's cap on limit." }),
+  next_cursor: NextCursor,
+  limit_cap: LimitCap,
   method: Type.String({ description: 'How the impact is computed and which updates are listed.' }),
 });
 export type RecentResponseT = Static<typeof RecentResponse>;

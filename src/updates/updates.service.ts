@@ -8,9 +8,9 @@ import type { Clock } from '../clock.js';
 import type { Db, Queryable } from '../db/index.js';
 import { errors } from '../errors.js';
 import { dailyHistory, dayKey } from '../games/index.js';
-import { findGameByPlaceId, type SeenUpdate } from '../market/index.js';
+import { decodeCursor, encodeCursor } from '../http/pages.js';
+import { assertKnownGenre, findGameByPlaceId, type SeenUpdate } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
-import { GENRE_KEYS } from '../platform/genres.js';
 import { BASELINE_DAYS, measureImpact, WINDOW_DAYS } from './impact.js';
 import * as repo from './updates.repo.js';
 import {
@@ -88,20 +88,6 @@ function toApi(r: repo.UpdateRow): UpdateImpactT {
   };
 }
 
-/** Keyset cursors: ids (per game) or "impact_id" (ranked lists), base64url so they stay opaque. */
-const encodeCursor = (parts: (number | string)[]) => Buffer.from(parts.join('|')).toString('base64url');
-function decodeCursor(cursor: string | undefined, fields: number): number[] | undefined {
-  if (cursor === undefined) return undefined;
-  const parts = Buffer.from(cursor, 'base64url').toString().split('|').map(Number);
-  if (parts.length !== fields || !parts.every(Number.isFinite)) {
-    throw errors.validation(
-      'query.cursor',
-      'cursor is not one this endpoint gave out; start again without it.',
-    );
-  }
-  return parts;
-}
-
 export class UpdateImpactService {
   private readonly timingCache = new Map<string, { at: number; value: Promise<TimingResponseT> }>();
 
@@ -144,16 +130,6 @@ export class UpdateImpactService {
     return { cap, limit: Math.min(limit, cap) };
   }
 
-  private async checkGenre(genre: string | undefined): Promise<void> {
-    if (genre === undefined || GENRE_KEYS.includes(genre)) return;
-    if (!(await repo.genreExists(this.deps.db, genre))) {
-      throw errors.validation(
-        'query.genre',
-        `Unknown genre "${genre}": use a genre key such as "simulation".`,
-      );
-    }
-  }
-
   async forGame(placeId: number, plan: PlanName, q: GameUpdatesQueryT): Promise<GameUpdatesResponseT> {
     const game = await findGameByPlaceId(this.deps.db, placeId);
     if (!game) throw errors.notFound('The service does not collect this game.');
@@ -174,7 +150,7 @@ export class UpdateImpactService {
   }
 
   async recent(q: RecentQueryT, plan: PlanName): Promise<RecentResponseT> {
-    await this.checkGenre(q.genre);
+    await assertKnownGenre(this.deps.db, q.genre);
     const { cap, limit } = this.cap(plan, q.limit);
     const now = this.deps.clock.now();
     const since = new Date(now.getTime() - q.days * DAY_MS);
@@ -211,7 +187,7 @@ export class UpdateImpactService {
 
   /** timing(), from a per-process cache of TIMING_CACHE_MS (new impacts arrive once per collection). */
   async timing(q: TimingQueryT): Promise<TimingResponseT> {
-    await this.checkGenre(q.genre);
+    await assertKnownGenre(this.deps.db, q.genre);
     const now = this.deps.clock.now().getTime();
     const key = `${q.genre ?? ''}|${q.days}`;
     const hit = this.timingCache.get(key);

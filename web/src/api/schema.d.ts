@@ -12181,7 +12181,7 @@ export type paths = {
                     content: {
                         "application/json": {
                             genre: string;
-                            /** @description The plan's cap on limit. */
+                            /** @description The largest limit this caller gets (its plan cap). */
                             limit_cap: number;
                             /** @description How the impact is computed. */
                             method: string;
@@ -12340,7 +12340,7 @@ export type paths = {
                                 universe_id: number;
                                 update: components["schemas"]["UpdateImpact"];
                             }[];
-                            /** @description The plan's cap on limit. */
+                            /** @description The largest limit this caller gets (its plan cap). */
                             limit_cap: number;
                             /** @description How the impact is computed and which updates are listed. */
                             method: string;
