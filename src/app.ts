@@ -35,6 +35,7 @@ import { registerMarketRoutes } from './market/index.js';
 import type { Services } from './services.js';
 import { registerTeams } from './teams/index.js';
 import { registerTracking } from './tracking/index.js';
+import { registerUgc } from './ugc/index.js';
 import { registerUpdates } from './updates/index.js';
 import { VERSION } from './version.js';
 
@@ -148,6 +149,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerGames(app, services.games);
   registerTracking(app, services.tracking);
   registerUpdates(app, services.updates);
+  registerUgc(app, services.ugc.service);
   registerDevLens(app, services.devLens);
   registerIngest(app, services.ingest, config.entitlements);
   registerAnalytics(app, services.analytics);

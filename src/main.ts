@@ -13,7 +13,12 @@ import { connectDb, type Db, migrate } from './db/index.js';
 import { loggerOptions } from './http/index.js';
 import { backgroundWork, type Job, type Role, Scheduler, type Worker } from './jobs/index.js';
 import { connectKv, type Kv } from './kv/index.js';
-import { createPlatformSource, type PlatformSource } from './platform/index.js';
+import {
+  type CatalogSource,
+  createCatalogSource,
+  createPlatformSource,
+  type PlatformSource,
+} from './platform/index.js';
 import { createServices, type Services } from './services.js';
 import { SecretBox, sealPlainSecrets } from './tracking/index.js';
 
@@ -24,6 +29,8 @@ export interface StartOptions {
   configure?: (app: FastifyInstance) => void | Promise<void>;
   /** The market data source (default: from PLATFORM_SOURCE). */
   platform?: PlatformSource;
+  /** The UGC catalog source (default: from PLATFORM_SOURCE; none when `platform` is given without it). */
+  catalog?: CatalogSource;
   /** Background jobs to schedule (default: the role's jobs in jobs/catalog.ts; `serve` runs them
    * only in embedded mode, since with DATABASE_URL `svc worker` processes do). The role's workers
    * (the ingest writer) run either way. */
@@ -106,14 +113,26 @@ async function openServices(
   await sealStoredSecrets(db, secrets, log);
   const kv = await connectKv(config, log);
   const platform = options.platform ?? createPlatformSource(config, log);
+  const catalog = options.catalog ?? (options.platform ? undefined : createCatalogSource(config, log));
   const clock = options.clock ?? systemClock;
   const jwtSecret = resolveJwtSecret(config);
-  const services = createServices({ config, db, kv, clock, platform, log, jwtSecret, secrets });
+  const services = createServices({
+    config,
+    db,
+    kv,
+    clock,
+    platform,
+    ...(catalog ? { catalog } : {}),
+    log,
+    jwtSecret,
+    secrets,
+  });
   return {
     services,
     async release() {
       await services.close();
       await platform.close?.();
+      await catalog?.close?.();
       await kv.close();
       await db.close();
     },

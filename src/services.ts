@@ -22,10 +22,11 @@ import type { Authenticator } from './identity.js';
 import { createIngest, type IngestMode, type IngestQueue, type IngestRuntime } from './ingest/index.js';
 import type { Kv } from './kv/index.js';
 import { type CollectorDeps, collectorDeps, MarketService } from './market/index.js';
-import type { PlatformSource } from './platform/index.js';
+import type { CatalogSource, PlatformSource } from './platform/index.js';
 import { createTeams, type TeamsService } from './teams/index.js';
 import { smtpTransport } from './tracking/delivery/index.js';
 import { createTracking, SecretBox, type Tracking } from './tracking/index.js';
+import { type CatalogCollectorDeps, createUgc, type UgcService } from './ugc/index.js';
 import { createUpdates, type UpdateImpactService } from './updates/index.js';
 
 export interface ServiceDeps {
@@ -36,6 +37,8 @@ export interface ServiceDeps {
   /** The market data source: the collector reads it, tracking fetches games the catalogue lacks.
    * Absent (tests): no collector, and an uncollected game is unknown (404). */
   platform?: PlatformSource;
+  /** The UGC catalog source (PLATFORM_SOURCE picks it too). Absent (tests): no catalog collector. */
+  catalog?: CatalogSource;
   /** Where services and background work log (the app logs requests through its own logger, with
    * the same options). */
   log: FastifyBaseLogger;
@@ -78,6 +81,8 @@ export interface Services {
   games: Games;
   /** Game updates and their impact (the collector records them; measure-update-impact measures). */
   updates: UpdateImpactService;
+  /** The public UGC catalog: its reads, and the collector (collect-ugc-catalog) when a catalog source is given. */
+  ugc: { service: UgcService; collector: CatalogCollectorDeps | undefined };
   tracking: Tracking;
   devLens: DevLens;
   ingest: IngestRuntime;
@@ -182,6 +187,10 @@ export function createServices(deps: ServiceDeps): Services {
     },
     games: createGames(domain),
     updates,
+    ugc: {
+      service: createUgc({ db, clock }),
+      collector: deps.catalog ? { db, source: deps.catalog, log } : undefined,
+    },
     tracking,
     devLens,
     ingest,

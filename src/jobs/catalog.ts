@@ -10,6 +10,8 @@
  *     evaluate-alerts               every ALERT_INTERVAL_SEC (15 min)
  *     measure-update-impact         every 15 min: measures the game updates whose 7-day window
  *                                   has passed (src/updates)
+ *     collect-ugc-catalog           every 15 min: the UGC catalog (src/ugc); the first run on a
+ *                                   simulated catalog backfills 35 days of history
  *     deliver-alerts                every minute (e-mail, webhooks, retries)
  *     purge-expired-refresh-tokens  daily
  *     refresh-sdk-rollups           every 10 s: folds the batches ingest queued into the SDK
@@ -40,6 +42,7 @@ import { rollupJob } from '../analytics/index.js';
 import { scheduledCollection } from '../market/index.js';
 import type { Services } from '../services.js';
 import type { TeamsService } from '../teams/index.js';
+import { collectCatalogJob } from '../ugc/index.js';
 import { measureUpdatesJob } from '../updates/index.js';
 import type { Job } from './scheduler.js';
 
@@ -95,6 +98,7 @@ export function allJobs(s: Services): Job[] {
       run: (now, signal) => s.tracking.delivery.runPending(now, signal).then(() => {}),
     },
     measureUpdatesJob(s.updates),
+    ...(s.ugc.collector ? [collectCatalogJob(s.ugc.collector)] : []),
     purgeRefreshTokensJob(s.accounts.accounts, s.teams),
     rollupJob(s.analytics),
     {

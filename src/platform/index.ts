@@ -4,14 +4,31 @@
  * a source returns.
  */
 import type { Config } from '../config.js';
+import type { CatalogSource } from './catalog.js';
 import type { PlatformSource } from './platform.js';
+import { createRobloxCatalogSource } from './roblox/catalog-source.js';
 import { createRobloxSource } from './roblox/source.js';
+import { createSimulatedCatalog, type SimulatedCatalog } from './simulated/catalog.js';
 import { DEFAULT_SHAPE } from './simulated/defaults.js';
 import { createSimulatedSource, type SimulatedSource } from './simulated/source.js';
 
 export { SEASONAL_WINDOWS, type SeasonalWindow, seasonalMultiplier } from './calendar.js';
+export * from './catalog.js';
+export {
+  CATALOG_CATEGORIES,
+  CATALOG_CATEGORY_KEYS,
+  type CatalogCategory,
+  catalogCategoryName,
+} from './catalog-categories.js';
 export * from './platform.js';
+export { createRobloxCatalogSource, type RobloxCatalogOptions } from './roblox/catalog-source.js';
 export { createRobloxSource, type RobloxSourceOptions } from './roblox/source.js';
+export {
+  type CatalogShape,
+  createSimulatedCatalog,
+  DEFAULT_CATALOG_SHAPE,
+  type SimulatedCatalog,
+} from './simulated/catalog.js';
 export { DEFAULT_SHAPE } from './simulated/defaults.js';
 export type { MarketShape } from './simulated/shape.js';
 export { createSimulatedSource, type SimulatedSource } from './simulated/source.js';
@@ -40,3 +57,19 @@ export function createPlatformSource(
   return source;
 }
 export { GENRE_KEYS, GENRE_TAXONOMY, genreDisplayName } from './genres.js';
+
+const simulatedCatalogs = new Map<number, SimulatedCatalog>();
+
+/** The UGC catalog source the same PLATFORM_SOURCE names (the simulated catalog is built once per seed). */
+export function createCatalogSource(
+  config: Pick<Config, 'platformSource' | 'simulationSeed'>,
+  log?: { warn(obj: Record<string, unknown>, msg: string): void },
+): CatalogSource {
+  if (config.platformSource === 'roblox') return createRobloxCatalogSource(log ? { log } : {});
+  let source = simulatedCatalogs.get(config.simulationSeed);
+  if (!source) {
+    source = createSimulatedCatalog({ seed: config.simulationSeed });
+    simulatedCatalogs.set(config.simulationSeed, source);
+  }
+  return source;
+}

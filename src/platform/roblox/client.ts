@@ -49,6 +49,12 @@ export interface GetOptions {
 
 export interface RobloxClient {
   getJson(url: URL, options?: GetOptions): Promise<Fetched>;
+  /**
+   * POST `body` as JSON (the catalog's batch details). Roblox refuses a POST without an
+   * X-CSRF-Token with 403 and hands out the token in that answer's `x-csrf-token` header: the
+   * client keeps it and asks again at once (that counts as an attempt).
+   */
+  postJson(url: URL, body: unknown, options?: GetOptions): Promise<Fetched>;
   close(): Promise<void>;
 }
 
@@ -175,8 +181,9 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
     'user-agent': options.userAgent ?? 'svc-market-collector/0.1',
   };
   const limit = limiter(concurrency);
+  let csrfToken: string | undefined;
 
-  async function attempt(url: URL, signal: AbortSignal | undefined): Promise<Attempt> {
+  async function attempt(url: URL, signal: AbortSignal | undefined, body?: string): Promise<Attempt> {
     if (signal?.aborted) return { kind: 'done', result: abortedResult('before it was sent') };
     const abort = new AbortController();
     let timedOut = false;
@@ -187,8 +194,33 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
     const onCallerAbort = () => abort.abort();
     signal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
-      const res = await request(url, { method: 'GET', headers, dispatcher, signal: abort.signal });
+      const res =
+        body === undefined
+          ? await request(url, { method: 'GET', headers, dispatcher, signal: abort.signal })
+          : await request(url, {
+              method: 'POST',
+              headers: {
+                ...headers,
+                'content-type': 'application/json',
+                ...(csrfToken ? { 'x-csrf-token': csrfToken } : {}),
+              },
+              body,
+              dispatcher,
+              signal: abort.signal,
+            });
       const status = res.statusCode;
+      const token = res.headers['x-csrf-token'];
+      if (body !== undefined && status === 403 && typeof token === 'string' && token !== csrfToken) {
+        await res.body.dump();
+        csrfToken = token;
+        return {
+          kind: 'retry',
+          reason: 'http_4xx',
+          status,
+          detail: 'HTTP 403 (CSRF token renewed)',
+          retryAfterMs: 0,
+        };
+      }
       if (status === 429 || status === 408 || status >= 500) {
         await res.body.dump();
         const retryAfterMs = parseRetryAfter(res.headers['retry-after'], now());
@@ -222,14 +254,14 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
     return Math.round(step / 2 + random() * (step / 2));
   };
 
-  async function getJson(url: URL, options: GetOptions = {}): Promise<Fetched> {
+  async function send(url: URL, options: GetOptions, body?: string): Promise<Fetched> {
     const { signal } = options;
     for (let n = 1; ; n += 1) {
       // The slot is held for one attempt only: a request sleeping before its retry blocks nobody.
       if (!(await limit.acquire(signal))) return abortedResult('before it was sent');
       let outcome: Attempt;
       try {
-        outcome = await attempt(url, signal);
+        outcome = await attempt(url, signal, body);
       } finally {
         limit.release();
       }
@@ -249,7 +281,8 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
   }
 
   return {
-    getJson,
+    getJson: (url, options = {}) => send(url, options),
+    postJson: (url, body, options = {}) => send(url, options, JSON.stringify(body)),
     async close() {
       await owned?.close();
     },
