@@ -194,6 +194,7 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
     const onCallerAbort = () => abort.abort();
     signal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
+      const sentToken = csrfToken;
       const res =
         body === undefined
           ? await request(url, { method: 'GET', headers, dispatcher, signal: abort.signal })
@@ -202,7 +203,7 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
               headers: {
                 ...headers,
                 'content-type': 'application/json',
-                ...(csrfToken ? { 'x-csrf-token': csrfToken } : {}),
+                ...(sentToken ? { 'x-csrf-token': sentToken } : {}),
               },
               body,
               dispatcher,
@@ -210,7 +211,7 @@ export function createRobloxClient(options: RobloxClientOptions = {}): RobloxCli
             });
       const status = res.statusCode;
       const token = res.headers['x-csrf-token'];
-      if (body !== undefined && status === 403 && typeof token === 'string' && token !== csrfToken) {
+      if (body !== undefined && status === 403 && typeof token === 'string' && token !== sentToken) {
         await res.body.dump();
         csrfToken = token;
         return {
