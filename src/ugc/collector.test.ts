@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDb, type TestDb } from '../../test/helpers/db.js';
+import { fixedClock } from '../clock.js';
 import { type CatalogFetch, type CatalogSource, createSimulatedCatalog, refKey } from '../platform/index.js';
 import { favoritesAt, priceAt } from '../platform/simulated/catalog.js';
 import { backfillCatalog } from './backfill.js';
 import { collectCatalog } from './collector.js';
 import { scheduledCatalogCollection } from './index.js';
+import { UgcService } from './ugc.service.js';
 
 const NOW = new Date('2026-11-22T15:05:00Z');
 const DAY = 86_400_000;
@@ -52,6 +54,17 @@ describe('collecting the catalog', () => {
     t = await migratedDb('pglite');
   });
   afterAll(() => t.dispose());
+
+  it('answers empty trends before the first collection', async () => {
+    const ugc = new UgcService({ db: t.db, clock: fixedClock(NOW) });
+    expect(JSON.parse(await ugc.trends())).toMatchObject({
+      computed_at: null,
+      compared_days: { day_7: '2026-11-15', day_14: '2026-11-08' },
+      categories: [],
+      price_bands: [],
+      creators: [],
+    });
+  });
 
   it('backfills daily history and raw readings from the simulated catalog, then collects the present', async () => {
     const live = await source.discover(NOW);

@@ -44,20 +44,22 @@ const byRising =
     b.favorites_gain_7d - a.favorites_gain_7d ||
     key(a).localeCompare(key(b));
 
-export async function computeTrends(db: Queryable, now: Date): Promise<TrendsView> {
+/** The UTC days 7 and 14 days before `now`'s. */
+export function comparedDays(now: Date): TrendsView['compared_days'] {
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-  const w = {
-    day7: dayKey(today - 7 * DAY_MS),
-    day14: dayKey(today - 14 * DAY_MS),
-    weekAgo: new Date(now.getTime() - 7 * DAY_MS),
-  };
+  return { day_7: dayKey(today - 7 * DAY_MS), day_14: dayKey(today - 14 * DAY_MS) };
+}
+
+export async function computeTrends(db: Queryable, now: Date): Promise<TrendsView> {
+  const days = comparedDays(now);
+  const w = { day7: days.day_7, day14: days.day_14, weekAgo: new Date(now.getTime() - 7 * DAY_MS) };
   const [cats, bands, creators] = await Promise.all([
     trendsRepo.categoryGains(db, w),
     trendsRepo.priceBandGains(db, w),
     trendsRepo.creatorGains(db, w, MIN_CREATOR_GAIN),
   ]);
   return {
-    compared_days: { day_7: w.day7, day_14: w.day14 },
+    compared_days: days,
     categories: cats
       .map((r) => ({ category: r.key, name: catalogCategoryName(r.key), ...rising(r) }))
       .sort(byRising((x) => x.category)),

@@ -50,8 +50,8 @@ export function registerUgcRoutes(app: App, ugc: UgcService): void {
       schema: {
         tags,
         summary: 'Categories, price bands and creators rising',
-        description: `${CACHED} ${RISING_METHOD}`,
-        response: { 200: TrendsResponse, ...errorResponses(503) },
+        description: `${CACHED} Before the first collection the lists are empty and computed_at is null. ${RISING_METHOD}`,
+        response: { 200: TrendsResponse },
       },
     },
     async (_request, reply) => send(reply, await ugc.trends()),

@@ -118,7 +118,12 @@ const RisingFields = {
 };
 
 export const TrendsResponse = Type.Object({
-  computed_at: Type.String({ format: 'date-time' }),
+  computed_at: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'The collection these come from; null before the first.',
+    }),
+  ),
   compared_days: Type.Object({
     day_7: Type.String({ format: 'date' }),
     day_14: Type.String({ format: 'date' }),

@@ -12,7 +12,7 @@ import { type CatalogItemType, catalogCategoryName } from '../platform/index.js'
 import { TRENDS_VIEW } from './collector.js';
 import * as items from './items.repo.js';
 import { PUBLIC_LIST_CAP, RISING_METHOD, round3, SORT_METHOD, TRENDING_METHOD } from './scores.js';
-import type { TrendsView } from './trends.js';
+import { comparedDays, type TrendsView } from './trends.js';
 import * as repo from './ugc.repo.js';
 import type {
   CreatorQueryT,
@@ -179,15 +179,20 @@ export class UgcService {
     });
   }
 
+  /** The stored trends view; before the first collection, empty lists (computed_at null). */
   async trends(): Promise<SerialisedBody> {
     return this.cached('trends', async () => {
       const view = await repo.loadView<TrendsView>(this.deps.db, TRENDS_VIEW);
-      if (!view) throw errors.unavailable('The catalog is still being collected; try again in a minute.', 30);
-      const body: TrendsResponseT = {
-        computed_at: view.computedAt.toISOString(),
-        ...view.body,
-        method: RISING_METHOD,
-      };
+      const body: TrendsResponseT = view
+        ? { computed_at: view.computedAt.toISOString(), ...view.body, method: RISING_METHOD }
+        : {
+            computed_at: null,
+            compared_days: comparedDays(this.deps.clock.now()),
+            categories: [],
+            price_bands: [],
+            creators: [],
+            method: RISING_METHOD,
+          };
       return body;
     });
   }

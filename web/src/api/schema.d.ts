@@ -12139,6 +12139,575 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/ugc/creators/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A creator's catalog items and totals
+         * @description 404 not_found for a creator with no collected item. `limit` is capped at 100 for every caller (clamped, not refused); pages follow with `cursor`. Recomputed after each collection of the catalog (every 15 minutes).
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Items per page (default 20). Clamped, not refused, above the public cap, 100 for every caller (signed in or not). */
+                    limit?: number;
+                    /** @description User and group ids are separate id spaces. Without it, the user with that id, else the group. */
+                    type?: "user" | "group";
+                };
+                header?: never;
+                path: {
+                    /** @description User or group id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            creator: {
+                                id: number;
+                                name: string;
+                                type: "User" | "Group";
+                            };
+                            /** @description Over all its items. */
+                            favorites: number;
+                            favorites_gain_7d: number;
+                            favorites_gain_24h: number;
+                            /** Format: date-time */
+                            first_listed_at: string;
+                            /** @description Most favourited first. */
+                            items: components["schemas"]["UgcItem"][];
+                            items_count: number;
+                            /** Format: date-time */
+                            last_listed_at: string;
+                            /** @description The largest limit this caller gets (its plan cap). */
+                            limit_cap: number;
+                            method: string;
+                            next_cursor: string | null;
+                            on_sale_count: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ugc/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Avatar items (accessories, clothing, bundles) by category, trending, new, price or favourites
+         * @description `limit` is capped at 100 for every caller (clamped, not refused); pages follow with `cursor`. Recomputed after each collection of the catalog (every 15 minutes). Orders: trending: Ordered by trending_score, highest first. trending_score = favorites_gain_24h / sqrt(favourites 24 h ago + 100), where favourites 24 h ago is the newest reading at or before now − 24 h (0 for an item created since; else, for an item first read since, its first reading) and favorites_gain_24h is the favourites now minus that (never below 0). The square root damps large items less than a ratio would: 200 new favourites on an item that had 0 score 20, on one that had 10,000 score 2. favorites_gain_7d: favourites now minus the last reading of the UTC day 7 days ago (0 for an item created after that day; else its first daily reading since). new: Ordered by created_at (when the catalog gives none, the first time the collector saw the item), newest first. price: Items on sale only, ordered by price in Robux, cheapest first (free items first). favorites: Ordered by favourites, most first.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only items of this category key (422 for another key). */
+                    category?: "hat" | "hair" | "face_accessory" | "neck" | "shoulder" | "front" | "back" | "waist" | "t_shirt" | "shirt" | "pants" | "jacket" | "sweater" | "shorts" | "dress_skirt" | "shoes" | "classic_t_shirt" | "classic_shirt" | "classic_pants" | "head" | "face" | "body_part" | "emote" | "animation" | "bundle_body" | "bundle_animation" | "bundle_shoes" | "bundle_head" | "other";
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Items per page (default 20). Clamped, not refused, above the public cap, 100 for every caller (signed in or not). */
+                    limit?: number;
+                    /** @description trending: trending_score first; new: newest first; price: on sale, cheapest first; favorites: most first. */
+                    sort?: "trending" | "new" | "price" | "favorites";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            category: string | null;
+                            computed_at: string | null;
+                            items: components["schemas"]["UgcItem"][];
+                            /** @description The largest limit this caller gets (its plan cap). */
+                            limit_cap: number;
+                            /** @description The order and how trending_score is computed. */
+                            method: string;
+                            next_cursor: string | null;
+                            sort: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ugc/items/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One avatar item with its daily price and favourites history
+         * @description 404 not_found for an item the service does not collect. Recomputed after each collection of the catalog (every 15 minutes). trending_score = favorites_gain_24h / sqrt(favourites 24 h ago + 100), where favourites 24 h ago is the newest reading at or before now − 24 h (0 for an item created since; else, for an item first read since, its first reading) and favorites_gain_24h is the favourites now minus that (never below 0). The square root damps large items less than a ratio would: 200 new favourites on an item that had 0 score 20, on one that had 10,000 score 2. favorites_gain_7d: favourites now minus the last reading of the UTC day 7 days ago (0 for an item created after that day; else its first daily reading since).
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Days of daily history (UTC days). */
+                    days?: number;
+                    /** @description Asset and bundle ids are separate id spaces: which one `id` is. Without it, the asset with that id, else the bundle. */
+                    type?: "asset" | "bundle";
+                };
+                header?: never;
+                path: {
+                    /** @description Asset or bundle id. */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description One point per UTC day with readings, oldest first. */
+                            favorites_history: {
+                                /** Format: date */
+                                day: string;
+                                /** @description The day’s last reading. */
+                                favorites: number;
+                            }[];
+                            item: components["schemas"]["UgcItem"];
+                            method: string;
+                            /** @description One point per UTC day with readings, oldest first. */
+                            price_history: {
+                                /** Format: date */
+                                day: string;
+                                /** @description The day’s last reading. */
+                                on_sale: boolean;
+                                price: number | null;
+                                price_max: number | null;
+                                price_min: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ugc/trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Categories, price bands and creators rising
+         * @description Recomputed after each collection of the catalog (every 15 minutes). Before the first collection the lists are empty and computed_at is null. Favourites gained over the last 7 days (favourites now minus the last reading of the UTC day 7 days ago) against the 7 days before (that reading minus the one of the day 14 days ago), summed over the group’s items; an item created after such a day counts 0 favourites on it, an item with a gap in its history on those days is left out. growth_percent = 100 · ((favorites_gain_7d + 1) / (favorites_gain_prev_7d + 1) − 1); rising = highest growth_percent first (ties: larger gain first). Price bands use the current price of items on sale. Creators: those whose items gained at least 10 favourites in the last 7 days, the top 20.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Every category with items, rising first. */
+                            categories: {
+                                avg_price: number | null;
+                                category: string;
+                                favorites_gain_7d: number;
+                                favorites_gain_prev_7d: number;
+                                growth_percent: number;
+                                items: number;
+                                name: string;
+                                /** @description Items listed in the last 7 days. */
+                                new_items_7d: number;
+                            }[];
+                            compared_days: {
+                                /** Format: date */
+                                day_7: string;
+                                /** Format: date */
+                                day_14: string;
+                            };
+                            computed_at: string | null;
+                            /** @description Up to 20 rising creators. */
+                            creators: {
+                                avg_price: number | null;
+                                creator: {
+                                    id: number;
+                                    name: string;
+                                    type: "User" | "Group";
+                                };
+                                favorites_gain_7d: number;
+                                favorites_gain_prev_7d: number;
+                                growth_percent: number;
+                                items: number;
+                                /** @description Items listed in the last 7 days. */
+                                new_items_7d: number;
+                            }[];
+                            method: string;
+                            /** @description Every price band with items on sale, rising first. */
+                            price_bands: {
+                                avg_price: number | null;
+                                band: string;
+                                favorites_gain_7d: number;
+                                favorites_gain_prev_7d: number;
+                                growth_percent: number;
+                                items: number;
+                                max_price: number | null;
+                                min_price: number;
+                                /** @description Items listed in the last 7 days. */
+                                new_items_7d: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/update-impact/{place_id}": {
         parameters: {
             query?: never;
@@ -15334,6 +15903,39 @@ export type components = {
             trend_score: number | null;
             /** @description Universe (experience) id; tracking and alerts are keyed by it. */
             universe_id: number;
+        };
+        /** UgcItem */
+        UgcItem: {
+            /** @description Category key, e.g. `hat`, `jacket`, `bundle_body`. */
+            category: string;
+            category_name: string;
+            created_at: string | null;
+            creator: {
+                id: number;
+                name: string;
+                type: "User" | "Group";
+            };
+            favorites: number;
+            favorites_gain_7d: number;
+            favorites_gain_24h: number;
+            /** @description The catalog id (asset id or bundle id, see item_type). */
+            id: number;
+            item_type: "asset" | "bundle";
+            /**
+             * Format: date-time
+             * @description The collector’s latest reading.
+             */
+            last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description created_at, else when the collector first saw it.
+             */
+            listed_at: string;
+            name: string;
+            on_sale: boolean;
+            price: number | null;
+            /** @description See method; three decimals. */
+            trending_score: number;
         };
         /** UntrackResult */
         UntrackResult: {

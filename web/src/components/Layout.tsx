@@ -12,6 +12,7 @@ const NAV = [
   { to: '/market', label: 'Market' },
   { to: '/genres', label: 'Genres' },
   { to: '/breakout', label: 'Breakout' },
+  { to: '/ugc', label: 'UGC' },
   { to: '/updates', label: 'Updates', auth: true },
   { to: '/tracking', label: 'Tracking', auth: true },
   { to: '/dev-lens', label: 'Dev Lens', auth: true },
