@@ -15,12 +15,14 @@ import type { Figure, Suite } from './lib.js';
 import { marketSuite } from './market.bench.js';
 import { soakSuite } from './soak.bench.js';
 import { teamsSuite } from './teams.bench.js';
+import { ugcSuite } from './ugc.bench.js';
 import { webSuite } from './web.bench.js';
 
 const SUITES: Suite[] = [
   httpSuite,
   authSuite,
   marketSuite,
+  ugcSuite,
   forecastSuite,
   devlensSuite,
   ingestSuite,

@@ -13,7 +13,7 @@ async function catalogCollected(url: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const res = await fetch(`${url}/api/ugc/trends`).catch(() => undefined);
-    if (res?.status === 200 && (await res.json()).computed_at) return;
+    if (res?.status === 200 && ((await res.json()) as { computed_at: string | null }).computed_at) return;
     if (Date.now() > until) throw new Error(`the UGC catalog was not collected within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 500));
   }
