@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import type { Db } from '../db/index.js';
 import { memoryKv } from '../kv/index.js';
 import { createLogger } from '../main.js';
-import type { PlatformSource } from '../platform/index.js';
+import type { CatalogSource, PlatformSource } from '../platform/index.js';
 import { createServices, type Services } from '../services.js';
 import { backgroundWork } from './catalog.js';
 
@@ -14,6 +14,7 @@ const JOBS = [
   'evaluate-alerts',
   'deliver-alerts',
   'measure-update-impact',
+  'collect-ugc-catalog',
   'purge-expired-refresh-tokens',
   'refresh-sdk-rollups',
   'sdk-retention',
@@ -34,6 +35,7 @@ describe('the catalogue of background work', () => {
       kv: memoryKv(),
       clock: fixedClock('2026-11-24T00:00:00Z'),
       platform: { replaysPast: true } as PlatformSource,
+      catalog: { replaysPast: true } as CatalogSource,
       log: createLogger(config),
       jwtSecret: 'catalog-test-secret-0123456789abcdef',
     });
@@ -77,6 +79,7 @@ describe('the catalogue of background work', () => {
       'evaluate-alerts': 600_000,
       'deliver-alerts': 60_000,
       'measure-update-impact': 900_000,
+      'collect-ugc-catalog': 900_000,
       'purge-expired-refresh-tokens': 86_400_000,
       'refresh-sdk-rollups': 10_000,
       'sdk-retention': 86_400_000,
