@@ -37,6 +37,7 @@
  */
 import type { AccountsService } from '../accounts/index.js';
 import { rollupJob } from '../analytics/index.js';
+import { refreshKeywordsJob } from '../keywords/index.js';
 import { scheduledCollection } from '../market/index.js';
 import type { Services } from '../services.js';
 import type { TeamsService } from '../teams/index.js';
@@ -95,6 +96,7 @@ export function allJobs(s: Services): Job[] {
       run: (now, signal) => s.tracking.delivery.runPending(now, signal).then(() => {}),
     },
     measureUpdatesJob(s.updates),
+    refreshKeywordsJob(s.keywords),
     purgeRefreshTokensJob(s.accounts.accounts, s.teams),
     rollupJob(s.analytics),
     {
