@@ -13,6 +13,7 @@ const NAV = [
   { to: '/genres', label: 'Genres' },
   { to: '/breakout', label: 'Breakout' },
   { to: '/updates', label: 'Updates', auth: true },
+  { to: '/keywords', label: 'Keywords', auth: true },
   { to: '/tracking', label: 'Tracking', auth: true },
   { to: '/dev-lens', label: 'Dev Lens', auth: true },
   { to: '/sdk', label: 'SDK', auth: true },
