@@ -9,7 +9,10 @@
  *   ids spread over the whole catalogue) on a server over that same database, against GET /healthz
  *   in the same run;
  * - the update-impact lists (issue 20): /api/update-impact/recent and /timing (goal ≥ 0.5 of
- *   /healthz) over the updates the backfill saw and measured, and /api/update-impact/{place_id}.
+ *   /healthz) over the updates the backfill saw and measured, and /api/update-impact/{place_id};
+ * - the keyword lists (issue 20): the extraction and the daily lists timed once after the
+ *   backfill, the check the collector's hook makes each cycle, /api/keywords/trending (goal ≥ 0.5
+ *   of /healthz), one keyword's page and a draft title's score.
  * All of it runs at a fixed logical moment after the simulated market's last launch, so every one
  * of the 50,000 catalogue games is live and a run reproduces the previous one's data.
  *
@@ -25,6 +28,7 @@ import autocannon from 'autocannon';
 import { fixedClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { connectDb, type Db, migrate } from '../src/db/index.js';
+import { createKeywords } from '../src/keywords/index.js';
 import { startServer } from '../src/main.js';
 import { BACKFILL_DAYS, backfill, catalogueUpsert, collectOnce, refreshViews } from '../src/market/index.js';
 import { DEFAULT_ENTITLEMENTS } from '../src/plans.js';
@@ -88,6 +92,29 @@ async function seed(db: Db, platform: SimulatedSource, at: Date): Promise<void> 
   console.log(
     `bench: market: ${stats.updates.toLocaleString('en')} updates seen, ${measured.measured.toLocaleString('en')} measured (${measured.other.toLocaleString('en')} could not be) in ${seconds(performance.now() - measuring)} s`,
   );
+  const extracting = performance.now();
+  const keywords = await keywordsOf(db, at).refresh(at);
+  const lists = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM keyword_trends');
+  console.log(
+    `bench: market: keywords of ${keywords.extracted.toLocaleString('en')} games extracted and ${lists.rows[0]!.n.toLocaleString('en')} keyword list rows computed (through ${keywords.listsThrough}) in ${seconds(performance.now() - extracting)} s`,
+  );
+}
+
+/** The keyword service as the server runs it. */
+const keywordsOf = (db: Db, at: Date) =>
+  createKeywords({ db, clock: fixedClock(at), entitlements: DEFAULT_ENTITLEMENTS });
+
+/** What the collector's hook adds to each cycle when no text changed and no day was rolled up: the keyword check. */
+async function timedKeywordCheck(db: Db, at: Date): Promise<Figure> {
+  const started = performance.now();
+  const done = await keywordsOf(db, at).refresh(at);
+  const ms = performance.now() - started;
+  return {
+    suite: 'market',
+    name: `keyword refresh after a collection (${done.extracted} games' text changed), ${GAMES.toLocaleString('en')} games`,
+    value: Math.round(ms),
+    unit: 'ms',
+  };
 }
 
 /** One timed collection cycle at `at`; `everyView` recomputes all the views, due or not. */
@@ -292,6 +319,14 @@ async function checkMarket(server: MarketServer, place: number): Promise<void> {
     const updates = (b as { updates: number }).updates;
     return updates > 1000 ? undefined : `timing over ${updates} updates`;
   });
+  await expectBody(`${server.url}/api/keywords/trending`, signedIn, (b) => {
+    const total = (b as { total: number }).total;
+    return total > 500 ? undefined : `${total} trending keywords`;
+  });
+  await expectBody(`${server.url}/api/keywords/tycoon`, signedIn, (b) => {
+    const games = (b as { games_total: number }).games_total;
+    return games > 1000 ? undefined : `"tycoon" on ${games} games`;
+  });
 }
 
 async function readFigures(
@@ -325,6 +360,34 @@ async function readFigures(
         name: 'GET /api/update-impact/timing (signed-in user)',
         goal: LIST_GOAL,
         run: () => load(`${server.url}/api/update-impact/timing`, options, { headers: signedIn }),
+      },
+      {
+        name: 'GET /api/keywords/trending (signed-in user)',
+        goal: LIST_GOAL,
+        run: () => load(`${server.url}/api/keywords/trending`, options, { headers: signedIn }),
+      },
+      {
+        name: 'GET /api/keywords/trending?sort=growth&genre=simulation&period=30d (signed-in user)',
+        goal: LIST_GOAL,
+        run: () =>
+          load(`${server.url}/api/keywords/trending?sort=growth&genre=simulation&period=30d`, options, {
+            headers: signedIn,
+          }),
+      },
+      {
+        name: 'GET /api/keywords/tycoon (signed-in user)',
+        run: () => load(`${server.url}/api/keywords/tycoon`, options, { headers: signedIn }),
+      },
+      {
+        name: 'GET /api/keywords/score-title (signed-in user)',
+        run: () =>
+          load(
+            `${server.url}/api/keywords/score-title?title=Lucky%20Pet%20Tycoon&genre=simulation`,
+            options,
+            {
+              headers: signedIn,
+            },
+          ),
       },
       {
         name: 'GET /api/update-impact/recent (read API key)',
@@ -380,7 +443,7 @@ async function readFigures(
  */
 async function settle(db: Db): Promise<void> {
   await db.exec(
-    'VACUUM (ANALYZE) games, game_passes, ccu_samples, ccu_hourly, ccu_daily, genre_snapshots, market_views, game_updates',
+    'VACUUM (ANALYZE) games, game_passes, ccu_samples, ccu_hourly, ccu_daily, genre_snapshots, market_views, game_updates, game_keywords, game_keyword_sources, keyword_trends',
   );
 }
 
@@ -405,6 +468,7 @@ async function run(options: BenchOptions): Promise<Figure[]> {
     return [
       cycleFigure('the views due every 5 minutes', everyFiveMinutes, floorMs),
       cycleFigure('every view recomputed', everyView, floorMs),
+      await timedKeywordCheck(db, last),
       ...(await readFigures(fresh.url, platform, new Date(last.getTime() + MIN_MS), options)),
     ];
   } finally {
@@ -415,7 +479,7 @@ async function run(options: BenchOptions): Promise<Figure[]> {
 
 export const marketSuite: Suite = {
   name: 'market',
-  description: `the market at ${GAMES.toLocaleString('en')} simulated games on PostgreSQL: a collection cycle against bare inserts of its rows; trending, genre opportunities, game detail and the update-impact lists requests/s against /healthz`,
+  description: `the market at ${GAMES.toLocaleString('en')} simulated games on PostgreSQL: a collection cycle against bare inserts of its rows; trending, genre opportunities, game detail, the update-impact and keyword lists requests/s against /healthz`,
   run,
 };
 

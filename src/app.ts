@@ -31,6 +31,7 @@ import {
 } from './http/index.js';
 import { buildResponseSerializer } from './http/serializers.js';
 import { registerIngest } from './ingest/index.js';
+import { registerKeywords } from './keywords/index.js';
 import { registerMarketRoutes } from './market/index.js';
 import type { Services } from './services.js';
 import { registerTeams } from './teams/index.js';
@@ -150,6 +151,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerTracking(app, services.tracking);
   registerUpdates(app, services.updates);
   registerUgc(app, services.ugc.service);
+  registerKeywords(app, services.keywords);
   registerDevLens(app, services.devLens);
   registerIngest(app, services.ingest, config.entitlements);
   registerAnalytics(app, services.analytics);

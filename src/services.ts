@@ -20,6 +20,7 @@ import { createGames, type Games } from './games/index.js';
 import { CsrfTokens } from './http/index.js';
 import type { Authenticator } from './identity.js';
 import { createIngest, type IngestMode, type IngestQueue, type IngestRuntime } from './ingest/index.js';
+import { createKeywords, type KeywordService } from './keywords/index.js';
 import type { Kv } from './kv/index.js';
 import { type CollectorDeps, collectorDeps, MarketService } from './market/index.js';
 import type { CatalogSource, PlatformSource } from './platform/index.js';
@@ -83,6 +84,8 @@ export interface Services {
   updates: UpdateImpactService;
   /** The public UGC catalog: its reads, and the collector (collect-ugc-catalog) when a catalog source is given. */
   ugc: { service: UgcService; collector: CatalogCollectorDeps | undefined };
+  /** Keywords of titles and descriptions (refreshed after each collection and by refresh-keywords). */
+  keywords: KeywordService;
   tracking: Tracking;
   devLens: DevLens;
   ingest: IngestRuntime;
@@ -133,6 +136,7 @@ export function createServices(deps: ServiceDeps): Services {
     log,
   });
   const updates = createUpdates(domain);
+  const keywords = createKeywords(domain);
   const devLens = createDevLens({ ...domain, ...deps.devLens });
   const ingest = createIngest({
     ...domain,
@@ -171,7 +175,8 @@ export function createServices(deps: ServiceDeps): Services {
     market: {
       views: new MarketService(domain),
       // Alerts are evaluated on the data each collection brings, as soon as its views are stored;
-      // updates whose 7 days have just passed (after a backfill, every one it can) are measured.
+      // updates whose 7 days have just passed (after a backfill, every one it can) are measured;
+      // new or changed games get their keywords, and a newly rolled-up day its keyword lists.
       collector: platform
         ? collectorDeps(
             db,
@@ -180,6 +185,7 @@ export function createServices(deps: ServiceDeps): Services {
             async (now) => {
               await tracking.evaluateAlerts(now);
               await updates.measureDue(now);
+              await keywords.refresh(now);
             },
             updates.record,
           )
@@ -191,6 +197,7 @@ export function createServices(deps: ServiceDeps): Services {
       service: createUgc({ db, clock }),
       collector: deps.catalog ? { db, source: deps.catalog, log } : undefined,
     },
+    keywords,
     tracking,
     devLens,
     ingest,

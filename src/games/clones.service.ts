@@ -5,7 +5,15 @@
  */
 import type { Db } from '../db/index.js';
 import { type CandidateRow, descriptionCandidates, nameCandidates } from '../market/index.js';
-import { type CloneCandidate, type CloneMatch, cloneKey, descriptionText, rankClones } from './clones.js';
+import {
+  type CloneCandidate,
+  type CloneMatch,
+  cloneKey,
+  closestNames,
+  descriptionText,
+  type NameMatch,
+  rankClones,
+} from './clones.js';
 
 export interface CloneSubject {
   universeId: number;
@@ -34,4 +42,19 @@ export async function findClones(db: Db, game: CloneSubject): Promise<CloneMatch
       ? []
       : await descriptionCandidates(db, { ...scope, description: game.description });
   return rankClones(game, [...byName, ...byDescription].map(toCandidate));
+}
+
+/**
+ * The games of `genre` whose names are closest to a draft `title` (closestNames over the name
+ * candidates search finds: word similarity ≥ NAME_CANDIDATE_THRESHOLD), at most `limit`.
+ */
+export async function findClosestNames(
+  db: Db,
+  p: { genre: string; title: string },
+  limit: number,
+): Promise<NameMatch[]> {
+  const key = cloneKey(p.title);
+  if (key === '') return [];
+  const candidates = await nameCandidates(db, { genre: p.genre, universeId: 0, key });
+  return closestNames(p.title, candidates.map(toCandidate), limit);
 }

@@ -152,3 +152,30 @@ export function rankClones(
   scored.sort((x, y) => y.similarity - x.similarity || y.ccu - x.ccu || x.place_id - y.place_id);
   return scored.slice(0, limit).map(({ ccu: _ccu, ...match }) => match);
 }
+
+export interface NameMatch extends CloneMatch {
+  ccu: number;
+}
+
+/**
+ * `candidates` scored by name alone (the Jaccard similarity of their clone keys' trigrams, four
+ * decimals), most similar first, then busiest, then lowest place id; at most `limit`, with no
+ * threshold: what a draft title is closest to.
+ */
+export function closestNames(
+  title: string,
+  candidates: readonly CloneCandidate[],
+  limit: number,
+): NameMatch[] {
+  const own = trigrams(cloneKey(title));
+  const seen = new Set<number>();
+  const scored: NameMatch[] = [];
+  for (const c of candidates) {
+    if (seen.has(c.universeId)) continue;
+    seen.add(c.universeId);
+    const similarity = Math.round(jaccard(own, trigrams(cloneKey(c.name))) * 10_000) / 10_000;
+    scored.push({ place_id: c.placeId, name: c.name, creator: c.creator, similarity, ccu: c.ccu });
+  }
+  scored.sort((x, y) => y.similarity - x.similarity || y.ccu - x.ccu || x.place_id - y.place_id);
+  return scored.slice(0, limit);
+}

@@ -17,6 +17,8 @@ import { GamesService } from './games.service.js';
 import { registerRevenueRoutes, revenueSchemas } from './revenue.routes.js';
 import { RevenueService } from './revenue.service.js';
 
+export { CLONE_THRESHOLD, type NameMatch } from './clones.js';
+export { findClosestNames } from './clones.service.js';
 export {
   type DailyValue,
   forecastSeries,

@@ -8,7 +8,9 @@
  * the schemas they name in turn, so the output and the `$ref` resolution are exactly Fastify's.
  * Request validation is untouched (Ajv holds and checks each shared schema once).
  */
+
 import fastJsonStringify, { type Options } from 'fast-json-stringify';
+import type { FastifyReply } from 'fastify';
 
 // fast-json-stringify's types describe schemas it builds, not the plain JSON Fastify hands over.
 type Schema = Parameters<typeof fastJsonStringify>[0];
@@ -59,4 +61,12 @@ export function buildResponseSerializer(
     if (typeof id === 'string') delete schemas[id];
     return fastJsonStringify(schema as Schema, { ...serializerOpts, schema: schemas }) as Serializer;
   };
+}
+
+/** JSON a service serialised itself (and may serve many times): sent as it is, not serialised again. */
+export type SerialisedBody = string;
+
+/** Sends a body the service already serialised (a cached page) with the JSON content type. */
+export function sendSerialised(reply: FastifyReply, json: SerialisedBody): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json);
 }

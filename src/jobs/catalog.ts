@@ -39,6 +39,7 @@
  */
 import type { AccountsService } from '../accounts/index.js';
 import { rollupJob } from '../analytics/index.js';
+import { refreshKeywordsJob } from '../keywords/index.js';
 import { scheduledCollection } from '../market/index.js';
 import type { Services } from '../services.js';
 import type { TeamsService } from '../teams/index.js';
@@ -99,6 +100,7 @@ export function allJobs(s: Services): Job[] {
     },
     measureUpdatesJob(s.updates),
     ...(s.ugc.collector ? [collectCatalogJob(s.ugc.collector)] : []),
+    refreshKeywordsJob(s.keywords),
     purgeRefreshTokensJob(s.accounts.accounts, s.teams),
     rollupJob(s.analytics),
     {

@@ -179,6 +179,22 @@ export function percentileRanks(values: readonly number[]): number[] {
   });
 }
 
+/**
+ * round(100 × (0.40·demand_pct + 0.35·growth_score + 0.25·openness)), with growth_score =
+ * 1 / (1 + e^(−8·growth)) (0.5 when growth is null) and openness = newcomer × (1 − top3)^0.5 (0 when
+ * either share is null): the genre score, which keyword intelligence builds its own on.
+ */
+export function opportunityScore(
+  demandPct: number,
+  growth: number | null,
+  newcomer: number | null,
+  top3: number | null,
+): number {
+  const growthScore = growth === null ? 0.5 : 1 / (1 + Math.exp(-8 * growth));
+  const openness = newcomer === null || top3 === null ? 0 : newcomer * Math.sqrt(1 - top3);
+  return Math.round(100 * (0.4 * demandPct + 0.35 * growthScore + 0.25 * openness));
+}
+
 /** Index of the first element ≥ v in ascending `s`. */
 function lowerBound(s: readonly number[], v: number): number {
   let lo = 0;
@@ -204,9 +220,7 @@ function upperBound(s: readonly number[], v: number): number {
 }
 
 function opportunity(f: GenreFacts, r: number, demandPct: number, display: string): GenreOpportunity {
-  const growthScore = f.growth === null ? 0.5 : 1 / (1 + Math.exp(-8 * f.growth));
-  const openness = f.newcomer === null || f.top3 === null ? 0 : f.newcomer * Math.sqrt(1 - f.top3);
-  const score = Math.round(100 * (0.4 * demandPct + 0.35 * growthScore + 0.25 * openness));
+  const score = opportunityScore(demandPct, f.growth, f.newcomer, f.top3);
   // demand > 0 implies an active game, so R ≥ 10 > 0; no demand means fully saturated (1).
   const saturation = f.demand > 0 ? r / (r + f.demand) : 1;
   const o: GenreOpportunity = {

@@ -23,6 +23,7 @@ export {
 export { type GenreDistributionRow, genreDistribution } from './genre-distribution.repo.js';
 export { assertKnownGenre, GenreFilter } from './genre-filter.js';
 export { type BenchmarkSubject, type GenreRankRow, genreRanks } from './genre-ranks.repo.js';
+export { opportunityScore, percentileRanks } from './genres.js';
 export { type SearchParams, type SearchRow, searchGames } from './search.repo.js';
 export { normaliseSearch } from './search-text.js';
 

@@ -2,9 +2,9 @@
  * Market endpoints: one thin handler per route over MarketService, which answers each one with a
  * body already serialised from the stored views (sent as it is: no per-request serialisation).
  */
-import type { FastifyReply } from 'fastify';
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
+import { sendSerialised } from '../http/serializers.js';
 import { effectivePlan } from '../identity.js';
 import { BREAKOUT_METHOD } from './breakout.js';
 import { GENRE_METHOD } from './genres.js';
@@ -17,12 +17,11 @@ import {
   TrendingQuery,
   TrendingResponse,
 } from './market.schemas.js';
-import type { MarketService, SerialisedBody } from './market.service.js';
+import type { MarketService } from './market.service.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const tags = ['market'];
 
-const send = (reply: FastifyReply, json: SerialisedBody) => reply.type(JSON_TYPE).send(json);
+const send = sendSerialised;
 
 export function registerMarketRoutes(app: App, market: MarketService): void {
   for (const schema of marketSchemas) app.addSchema(schema);

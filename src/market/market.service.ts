@@ -8,9 +8,11 @@
  * The bodies skip Fastify's serialiser: each builder below is typed by its route's response schema,
  * and market.service.test.ts holds every body it can serve against that schema.
  */
+
 import type { Static } from 'typebox';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
+import type { SerialisedBody } from '../http/serializers.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import { GENRE_KEYS } from '../platform/index.js';
 import { freeShape } from './genres.js';
@@ -32,7 +34,7 @@ export interface MarketServiceDeps {
 }
 
 /** A response body serialised to JSON, sent as it is with `application/json; charset=utf-8`. */
-export type SerialisedBody = string;
+export type { SerialisedBody };
 
 const RECHECK_MS = 1000;
 

@@ -4,6 +4,7 @@
  * best. The estimator (impact.ts) is pure; this file feeds it from the daily rollups and stores what
  * it says.
  */
+import { TtlCache } from '../cache.js';
 import type { Clock } from '../clock.js';
 import type { Db, Queryable } from '../db/index.js';
 import { errors } from '../errors.js';
@@ -33,7 +34,6 @@ const BATCH = 200;
 const ANALYSE_AFTER = 1000;
 /** Timing aggregates every measured update: computed at most this often per genre and window. */
 export const TIMING_CACHE_MS = 5 * 60_000;
-const TIMING_CACHE_KEYS = 200;
 /** A weekday or hour needs this many measured updates to be named best. */
 export const MIN_TIMING_UPDATES = 10;
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -89,7 +89,7 @@ function toApi(r: repo.UpdateRow): UpdateImpactT {
 }
 
 export class UpdateImpactService {
-  private readonly timingCache = new Map<string, { at: number; value: Promise<TimingResponseT> }>();
+  private readonly timingCache = new TtlCache<TimingResponseT>(TIMING_CACHE_MS, 200);
 
   constructor(private readonly deps: UpdatesDeps) {}
 
@@ -188,15 +188,10 @@ export class UpdateImpactService {
   /** timing(), from a per-process cache of TIMING_CACHE_MS (new impacts arrive once per collection). */
   async timing(q: TimingQueryT): Promise<TimingResponseT> {
     await assertKnownGenre(this.deps.db, q.genre);
-    const now = this.deps.clock.now().getTime();
-    const key = `${q.genre ?? ''}|${q.days}`;
-    const hit = this.timingCache.get(key);
-    if (hit && now - hit.at < TIMING_CACHE_MS) return hit.value;
-    if (this.timingCache.size >= TIMING_CACHE_KEYS) this.timingCache.clear();
-    const value = this.computeTiming(q, new Date(now));
-    this.timingCache.set(key, { at: now, value });
-    value.catch(() => this.timingCache.delete(key));
-    return value;
+    const now = this.deps.clock.now();
+    return this.timingCache.get(`${q.genre ?? ''}|${q.days}`, now.getTime(), () =>
+      this.computeTiming(q, now),
+    );
   }
 
   private async computeTiming(q: TimingQueryT, now: Date): Promise<TimingResponseT> {

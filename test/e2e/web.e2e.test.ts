@@ -458,6 +458,38 @@ describe('accessibility', () => {
     await visible(page, '[data-testid="game-impact-chart"] canvas');
   }, 120_000);
 
+  it('ranks keywords, opens one with its demand history and games, and scores a draft title', async () => {
+    const { page } = await e.newPage();
+    await e.signIn(page, 'studio@demo.test');
+    await page.goto('/keywords');
+    await visible(page, '[data-testid="keywords-table"] tbody tr');
+    expect(await page.getByTestId('keywords-plan-cap').innerText()).toBe('Up to 200 per page on your plan.');
+    await visible(page, '[data-testid="keyword-map"] canvas');
+    await page.getByLabel('Sort by').selectOption('demand');
+    await visible(page, '[data-testid="keywords-table"] tbody tr');
+    const keyword = page.locator('[data-testid="keywords-table"] tbody tr a').first();
+    const word = await keyword.innerText();
+    await keyword.click();
+    await page.waitForURL(/\/keywords\/[^/]+$/);
+    await page.getByRole('heading', { level: 1, name: `Keyword: ${word}` }).waitFor();
+    expect(await page.getByTestId('keyword-trend').innerText()).toMatch(/CCU across [\d,]+ games, score \d+/);
+    await visible(page, '[data-testid="keyword-history-chart"] canvas');
+    await visible(page, '[data-testid="keyword-games-table"] tbody tr');
+    const firstGame = page.locator('[data-testid="keyword-games-table"] tbody tr').first();
+    const title = await firstGame.locator('td').first().innerText();
+    const genre = (await firstGame.locator('td').nth(2).innerText()).replace(/ /g, '_');
+    // The busiest game's own name, as a draft: the closest title is itself, a clone risk.
+    await page.getByRole('link', { name: 'All keywords' }).click();
+    await page.getByLabel('Draft title').fill(title);
+    await page.getByLabel('Genre of the title').selectOption(genre);
+    await page.getByRole('button', { name: 'Score' }).click();
+    await visible(page, '[data-testid="title-score"]');
+    expect(await page.getByTestId('title-score').innerText()).toContain('Clone risk');
+    expect(await page.getByTestId('closest-titles').locator('li').first().innerText()).toContain(
+      `${title} by`,
+    );
+  }, 120_000);
+
   it('finds no serious or critical axe-core violation on any page, on a desktop and on a phone', async () => {
     const demo = await prepareDemo(e.url, 'enterprise@demo.test', e.demoPassword, { days: 14, players: 60 });
     const pages = [...demoPages(demo).map(([, path]) => path), '/no-such-page'];

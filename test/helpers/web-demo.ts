@@ -102,6 +102,8 @@ export function demoPages(demo: DemoState): [string, string][] {
     ['game', `/games/${demo.games[0]}`],
     ['updates', '/updates'],
     ['game-updates', `/updates/${demo.games[0]}`],
+    ['keywords', '/keywords'],
+    ['keyword', '/keywords/tycoon'],
     ['tracking', '/tracking'],
     ['alerts', '/tracking?tab=rules'],
     ['alert-feed', '/tracking?tab=feed'],

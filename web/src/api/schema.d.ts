@@ -4875,6 +4875,448 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/keywords/{keyword}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One keyword: the games using it, its demand history and related keywords
+         * @description 404 not_found when no collected game (of the genre, with `genre`) carries the keyword. The games are paginated with a cursor; history and related keywords come with every page. Keywords: the words and two-word phrases of game titles and descriptions (the first 1,000 characters, at most 30 keywords beyond the title), lower-cased, accents stripped, with stop words, platform filler (roblox, game, update, free, new, …), numbers and one-letter words removed; a phrase is two kept words that stood next to each other. Each game counts once per keyword. Over the period (the last `period_days` complete UTC days) and the same number of days before it: games = games with the keyword and a daily rollup in the period; demand = Σ of those games’ mean daily CCU over the period; previous_demand = the same over the days before (games then without readings count 0, games that stopped count 0 now); growth = demand / previous_demand − 1 (null when previous_demand is 0); demand_per_game = demand / games; top3_share = share of demand held by its 3 busiest games; newcomer_share = among its 20 busiest games, the share of their demand held by games created in the 365 days up to the period's end. opportunity_score = round(100 × (0.40·demand_pct + 0.35·growth_score + 0.25·openness)) as the genre score: demand_pct = mid-rank percentile of demand_per_game among the keywords of the same list, growth_score = 1 / (1 + e^(−8·growth)) (0.5 when growth is null), openness = newcomer_share × (1 − top3_share)^0.5. Listed: keywords with at least 3 games. Computed once a day, after the day’s rollup, with each game’s current keywords.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Only games of this genre key; an unknown key is refused (422). */
+                    genre?: string;
+                    /** @description Games per page (default 20). Clamped, not refused, above the plan cap: Explorer 10, Builder 50, Studio and Enterprise 200. */
+                    limit?: number;
+                    /** @description The last 7 or 30 complete UTC days, against the same number of days before them. */
+                    period?: "7d" | "30d";
+                };
+                header?: never;
+                path: {
+                    /** @description A word or two-word phrase ("pet simulator"), normalised as titles are; a stop word, filler or more than two words is refused (422). */
+                    keyword: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Busiest first (latest CCU), games without a reading last. */
+                            games: {
+                                ccu: number | null;
+                                creator: string;
+                                genre: string;
+                                /** @description The keyword is in the title (else only in the description). */
+                                in_title: boolean;
+                                name: string;
+                                place_id: number;
+                                universe_id: number;
+                            }[];
+                            /** @description Games the service collects that carry the keyword now. */
+                            games_total: number;
+                            genre: string | null;
+                            /** @description The last 90 complete UTC days, oldest first; days without readings are absent. */
+                            history: {
+                                /** Format: date */
+                                day: string;
+                                /** @description Σ of their mean CCU that day. */
+                                demand: number;
+                                /** @description Games with the keyword and a rollup that day. */
+                                games: number;
+                            }[];
+                            /** @description The keyword as normalised. */
+                            keyword: string;
+                            /** @description The largest limit this caller gets (its plan cap). */
+                            limit_cap: number;
+                            method: string;
+                            next_cursor: string | null;
+                            period: "7d" | "30d";
+                            /** @description Keywords found on the same games, most shared games first (then the higher jaccard), at most 10; words of the keyword itself and phrases containing it are left out. */
+                            related: {
+                                /** @description Games carrying the related keyword. */
+                                games: number;
+                                /** @description shared_games / (games of either keyword), 0–1. */
+                                jaccard: number;
+                                keyword: string;
+                                /** @description Games carrying both keywords. */
+                                shared_games: number;
+                            }[];
+                            through_day: string | null;
+                            /** @description Of those, games with it in the title. */
+                            title_games_total: number;
+                            trend: components["schemas"]["KeywordTrend"] | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keywords/score-title": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A draft title's keywords, their demand and competition, the closest titles and clone risk
+         * @description Figures from the genre’s 30-day keyword list; see the method field of the answer.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The genre key the game will be listed in; an unknown key is refused (422). */
+                    genre: string;
+                    /** @description The draft title. */
+                    title: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description A game of the genre has a name similar enough to count as a clone (similarity ≥ 0.8). */
+                            clone_risk: boolean;
+                            /** @description Up to 5 games of the genre with the most similar names, most similar first. */
+                            closest_titles: {
+                                ccu: number | null;
+                                creator: string;
+                                name: string;
+                                place_id: number;
+                                /** @description Name similarity 0–1 (see method). */
+                                similarity: number;
+                            }[];
+                            genre: string;
+                            /** @description The title’s keywords in the order they appear. */
+                            keywords: {
+                                /** @description Competition: games of the genre carrying it now. */
+                                games: number;
+                                keyword: string;
+                                /** @description Games of the genre with it in their title. */
+                                title_games: number;
+                                trend: components["schemas"]["KeywordTrend"] | null;
+                            }[];
+                            mean_opportunity_score: number | null;
+                            method: string;
+                            /** @description The figures are the 30-day list of the genre. */
+                            period: "7d" | "30d";
+                            through_day: string | null;
+                            title: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/keywords/trending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Keywords of game titles and descriptions, by opportunity, demand or growth
+         * @description The lists are computed once a day, after the UTC day is rolled up; pages are served from memory for 60 s. A cursor is a position in the list, so a page read after the daily recomputation continues in the new list. Keywords: the words and two-word phrases of game titles and descriptions (the first 1,000 characters, at most 30 keywords beyond the title), lower-cased, accents stripped, with stop words, platform filler (roblox, game, update, free, new, …), numbers and one-letter words removed; a phrase is two kept words that stood next to each other. Each game counts once per keyword. Over the period (the last `period_days` complete UTC days) and the same number of days before it: games = games with the keyword and a daily rollup in the period; demand = Σ of those games’ mean daily CCU over the period; previous_demand = the same over the days before (games then without readings count 0, games that stopped count 0 now); growth = demand / previous_demand − 1 (null when previous_demand is 0); demand_per_game = demand / games; top3_share = share of demand held by its 3 busiest games; newcomer_share = among its 20 busiest games, the share of their demand held by games created in the 365 days up to the period's end. opportunity_score = round(100 × (0.40·demand_pct + 0.35·growth_score + 0.25·openness)) as the genre score: demand_pct = mid-rank percentile of demand_per_game among the keywords of the same list, growth_score = 1 / (1 + e^(−8·growth)) (0.5 when growth is null), openness = newcomer_share × (1 − top3_share)^0.5. Listed: keywords with at least 3 games. Computed once a day, after the day’s rollup, with each game’s current keywords.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Only games of this genre key; an unknown key is refused (422). */
+                    genre?: string;
+                    /** @description Keywords per page (default 20). Clamped, not refused, above the plan cap: Explorer 10, Builder 50, Studio and Enterprise 200. */
+                    limit?: number;
+                    /** @description The last 7 or 30 complete UTC days, against the same number of days before them. */
+                    period?: "7d" | "30d";
+                    /** @description opportunity: highest opportunity_score first; demand: most demand; growth: fastest growing. */
+                    sort?: "opportunity" | "demand" | "growth";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            genre: string | null;
+                            items: {
+                                /** @description Position in this sort order, 1 first. */
+                                rank: number;
+                                trend: components["schemas"]["KeywordTrend"];
+                            }[];
+                            /** @description The largest limit this caller gets (its plan cap). */
+                            limit_cap: number;
+                            /** @description How keywords are found and scored. */
+                            method: string;
+                            next_cursor: string | null;
+                            period: "7d" | "30d";
+                            sort: "opportunity" | "demand" | "growth";
+                            through_day: string | null;
+                            /** @description Keywords in the list (those with at least 3 games). */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/market/overview": {
         parameters: {
             query?: never;
@@ -14327,6 +14769,28 @@ export type components = {
                 message: string;
             }[];
             rejected: number;
+        };
+        /** KeywordTrend */
+        KeywordTrend: {
+            /** @description Σ of those games’ mean daily CCU over the period. */
+            demand: number;
+            /** @description demand / games. */
+            demand_per_game: number;
+            /** @description Games with the keyword and readings in the period. */
+            games: number;
+            growth: number | null;
+            /** @description A word or a two-word phrase, normalised. */
+            keyword: string;
+            /** @description Among its 20 busiest games, the share of their demand held by games under a year old. */
+            newcomer_share: number;
+            /** @description See method. */
+            opportunity_score: number;
+            /** @description The same over the days before the period. */
+            previous_demand: number;
+            /** @description Of those, games with it in the title. */
+            title_games: number;
+            /** @description Share (0–1) of demand held by its 3 busiest games. */
+            top3_share: number;
         };
         /** LoginResult */
         LoginResult: {

@@ -11,12 +11,12 @@ export function useGenreList() {
   });
 }
 
-/** "All genres" (value '') and one option per genre key, named for people. */
-export function GenreOptions() {
+/** An empty choice (value '', "All genres" unless `allLabel` says) and one option per genre key, named for people. */
+export function GenreOptions({ allLabel = 'All genres' }: { allLabel?: string }) {
   const genres = useGenreList();
   return (
     <>
-      <option value="">All genres</option>
+      <option value="">{allLabel}</option>
       {(genres.data ?? []).map((g) => (
         <option key={g.name} value={g.name}>
           {g.display_name}

@@ -14,6 +14,7 @@ const NAV = [
   { to: '/breakout', label: 'Breakout' },
   { to: '/ugc', label: 'UGC' },
   { to: '/updates', label: 'Updates', auth: true },
+  { to: '/keywords', label: 'Keywords', auth: true },
   { to: '/tracking', label: 'Tracking', auth: true },
   { to: '/dev-lens', label: 'Dev Lens', auth: true },
   { to: '/sdk', label: 'SDK', auth: true },
