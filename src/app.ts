@@ -31,6 +31,7 @@ import {
 } from './http/index.js';
 import { buildResponseSerializer } from './http/serializers.js';
 import { registerIngest } from './ingest/index.js';
+import { registerIntelligence } from './intelligence/index.js';
 import { registerKeywords } from './keywords/index.js';
 import { registerMarketRoutes } from './market/index.js';
 import type { Services } from './services.js';
@@ -152,6 +153,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerUpdates(app, services.updates);
   registerUgc(app, services.ugc.service);
   registerKeywords(app, services.keywords);
+  registerIntelligence(app, services.intelligence);
   registerDevLens(app, services.devLens);
   registerIngest(app, services.ingest, config.entitlements);
   registerAnalytics(app, services.analytics);

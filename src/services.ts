@@ -20,6 +20,7 @@ import { createGames, type Games } from './games/index.js';
 import { CsrfTokens } from './http/index.js';
 import type { Authenticator } from './identity.js';
 import { createIngest, type IngestMode, type IngestQueue, type IngestRuntime } from './ingest/index.js';
+import { createIntelligence, type Intelligence } from './intelligence/index.js';
 import { createKeywords, type KeywordService } from './keywords/index.js';
 import type { Kv } from './kv/index.js';
 import { type CollectorDeps, collectorDeps, MarketService } from './market/index.js';
@@ -86,6 +87,8 @@ export interface Services {
   ugc: { service: UgcService; collector: CatalogCollectorDeps | undefined };
   /** Keywords of titles and descriptions (refreshed after each collection and by refresh-keywords). */
   keywords: KeywordService;
+  /** Creators, follows and the feed, success patterns, clone lists. */
+  intelligence: Intelligence;
   tracking: Tracking;
   devLens: DevLens;
   ingest: IngestRuntime;
@@ -198,6 +201,7 @@ export function createServices(deps: ServiceDeps): Services {
       collector: deps.catalog ? { db, source: deps.catalog, log } : undefined,
     },
     keywords,
+    intelligence: createIntelligence({ ...domain, updates }),
     tracking,
     devLens,
     ingest,

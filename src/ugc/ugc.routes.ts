@@ -3,9 +3,9 @@
  * IP, signed-in users and read keys their own; every answer is the same for everyone. Each handler
  * sends a body UgcService already serialised (cached until the next collection).
  */
-import type { FastifyReply } from 'fastify';
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
+import { sendSerialised } from '../http/serializers.js';
 import { PUBLIC_LIST_CAP, RISING_METHOD, SORT_METHOD, TRENDING_METHOD } from './scores.js';
 import {
   CreatorParams,
@@ -18,12 +18,11 @@ import {
   ItemsResponse,
   TrendsResponse,
 } from './ugc.schemas.js';
-import type { SerialisedBody, UgcService } from './ugc.service.js';
+import type { UgcService } from './ugc.service.js';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const tags = ['ugc catalog'];
 const access = { auth: 'optional' } as const;
-const send = (reply: FastifyReply, json: SerialisedBody) => reply.type(JSON_TYPE).send(json);
+const send = sendSerialised;
 const CACHED = 'Recomputed after each collection of the catalog (every 15 minutes).';
 const CAPPED = `\`limit\` is capped at ${PUBLIC_LIST_CAP} for every caller (clamped, not refused); pages follow with \`cursor\`.`;
 

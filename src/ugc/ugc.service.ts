@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/pages.js';
+import type { SerialisedBody } from '../http/serializers.js';
 import { type CatalogItemType, catalogCategoryName } from '../platform/index.js';
 import { TRENDS_VIEW } from './collector.js';
 import * as items from './items.repo.js';
@@ -24,8 +25,6 @@ import type {
   TrendsResponseT,
   UgcItemT,
 } from './ugc.schemas.js';
-
-export type SerialisedBody = string;
 
 const RECHECK_MS = 1000;
 const MAX_CACHED = 2000;

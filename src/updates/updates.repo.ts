@@ -128,6 +128,20 @@ export async function updatesOfGame(
   return res.rows;
 }
 
+/** The newest updates of any of these games, newest first (a creator's page). */
+export async function updatesOfGames(
+  db: Queryable,
+  universeIds: number[],
+  limit: number,
+): Promise<UpdateRow[]> {
+  const res = await db.query<UpdateRow>(
+    `SELECT ${UPDATE_COLUMNS} FROM game_updates u
+      WHERE u.universe_id = ANY($1::bigint[]) ORDER BY u.released_at DESC, u.id DESC LIMIT $2`,
+    [universeIds, limit],
+  );
+  return res.rows;
+}
+
 export interface RankedRow extends UpdateRow {
   place_id: number;
   name: string;

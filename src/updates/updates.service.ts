@@ -149,6 +149,13 @@ export class UpdateImpactService {
     };
   }
 
+  /** The newest `limit` updates of these games, each with its game's universe id (a creator's page). */
+  async newestOf(universeIds: number[], limit: number): Promise<(UpdateImpactT & { universe_id: number })[]> {
+    if (universeIds.length === 0) return [];
+    const rows = await repo.updatesOfGames(this.deps.db, universeIds, limit);
+    return rows.map((r) => ({ universe_id: Number(r.universe_id), ...toApi(r) }));
+  }
+
   async recent(q: RecentQueryT, plan: PlanName): Promise<RecentResponseT> {
     await assertKnownGenre(this.deps.db, q.genre);
     const { cap, limit } = this.cap(plan, q.limit);

@@ -4471,6 +4471,210 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/intelligence/creators/{creator_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A creator's games, their total and per-game CCU history, launches and updates
+         * @description `type` says whether the id is a user’s or a group’s. 404 not_found when the service collects no game of that creator. The games are paged with a cursor (limit clamped to the plan cap).
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description The history, launches and updates cover the last this many days. */
+                    days?: number;
+                    /** @description Games per page (default 20). Clamped, not refused, above the plan cap: Explorer 10, Builder 50, Studio and Enterprise 200. */
+                    limit?: number;
+                    /** @description user or group: Roblox users and groups have separate id spaces. */
+                    type?: "user" | "group";
+                };
+                header?: never;
+                path: {
+                    /** @description The creator’s Roblox user or group id. */
+                    creator_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            creator: {
+                                id: number;
+                                /** @description The name on its busiest game. */
+                                name: string;
+                                type: "User" | "Group";
+                            };
+                            /** @description Daily mean CCU of the 10 busiest games, busiest first. */
+                            game_history: {
+                                days: {
+                                    ccu: number;
+                                    /** Format: date */
+                                    day: string;
+                                }[];
+                                name: string;
+                                universe_id: number;
+                            }[];
+                            /** @description Busiest first (latest CCU), games without a reading last; paged. */
+                            games: {
+                                ccu: number | null;
+                                created_at: string | null;
+                                genre: string;
+                                name: string;
+                                place_id: number;
+                                /** @description ccu / total_ccu, 0–1 (0 when total_ccu is 0). */
+                                share_of_ccu: number;
+                                universe_id: number;
+                                updated_at: string | null;
+                                visits: number | null;
+                            }[];
+                            /** @description Games of the creator the service collects. */
+                            games_total: number;
+                            /** @description The creator’s total, per UTC day since `since`, oldest first. */
+                            history: {
+                                /** @description Σ of the games’ daily mean CCU. */
+                                ccu: number;
+                                /** Format: date */
+                                day: string;
+                                /** @description Games with a reading that day. */
+                                games: number;
+                            }[];
+                            /** @description Games created since `since`, newest first. */
+                            launches: {
+                                ccu: number | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                genre: string;
+                                name: string;
+                                place_id: number;
+                            }[];
+                            /** @description The largest limit this caller gets (its plan cap). */
+                            limit_cap: number;
+                            method: string;
+                            next_cursor: string | null;
+                            /** Format: date */
+                            since: string;
+                            /** @description Σ of their latest CCU readings. */
+                            total_ccu: number;
+                            /** @description Σ of their latest visit counts. */
+                            total_visits: number;
+                            /** @description The 50 newest updates of its games released since `since`, newest first. */
+                            updates: {
+                                name: string;
+                                place_id: number;
+                                update: components["schemas"]["UpdateImpact"];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
