@@ -56,6 +56,8 @@ export const PlanEntitlementsSchema = Type.Object({
   trendingMax: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
   /** Max `limit` (per page) on the market-intelligence lists (update impact, keywords, …). */
   intelligenceListMax: Type.Integer({ minimum: 1 }),
+  /** Games and creators a user may follow for the intelligence feed. */
+  follows: Type.Integer({ minimum: 0 }),
   genreOpportunities: Type.Union([Type.Literal('free'), Type.Literal('full')]),
   /** ml_prediction in game detail: trend score only, or with growth probability. */
   mlPrediction: Type.Union([Type.Literal('score'), Type.Literal('detailed')]),
@@ -98,6 +100,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
     Explorer: {
       trendingMax: 20,
       intelligenceListMax: 10,
+      follows: 10,
       genreOpportunities: 'free',
       mlPrediction: 'score',
       forecast: null,
@@ -113,6 +116,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
     Builder: {
       trendingMax: 100,
       intelligenceListMax: 50,
+      follows: 50,
       genreOpportunities: 'full',
       mlPrediction: 'detailed',
       forecast: { points: 7, bounds: false },
@@ -128,6 +132,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
     Studio: {
       trendingMax: null,
       intelligenceListMax: 200,
+      follows: 200,
       genreOpportunities: 'full',
       mlPrediction: 'detailed',
       forecast: { points: 30, bounds: true },
@@ -143,6 +148,7 @@ export const DEFAULT_ENTITLEMENTS: Entitlements = {
     Enterprise: {
       trendingMax: null,
       intelligenceListMax: 200,
+      follows: 1000,
       genreOpportunities: 'full',
       mlPrediction: 'detailed',
       forecast: { points: 30, bounds: true },

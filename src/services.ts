@@ -140,6 +140,7 @@ export function createServices(deps: ServiceDeps): Services {
   });
   const updates = createUpdates(domain);
   const keywords = createKeywords(domain);
+  const intelligence = createIntelligence({ ...domain, updates });
   const devLens = createDevLens({ ...domain, ...deps.devLens });
   const ingest = createIngest({
     ...domain,
@@ -179,7 +180,8 @@ export function createServices(deps: ServiceDeps): Services {
       views: new MarketService(domain),
       // Alerts are evaluated on the data each collection brings, as soon as its views are stored;
       // updates whose 7 days have just passed (after a backfill, every one it can) are measured;
-      // new or changed games get their keywords, and a newly rolled-up day its keyword lists.
+      // new or changed games get their keywords, and a newly rolled-up day its keyword lists; the
+      // feed's market events (launches, records, rank entries; updates as they are recorded).
       collector: platform
         ? collectorDeps(
             db,
@@ -189,8 +191,12 @@ export function createServices(deps: ServiceDeps): Services {
               await tracking.evaluateAlerts(now);
               await updates.measureDue(now);
               await keywords.refresh(now);
+              await intelligence.feed.produce(now);
             },
-            updates.record,
+            async (tx, seen) => {
+              await updates.record(tx, seen);
+              await intelligence.feed.recordUpdates(tx, seen);
+            },
           )
         : undefined,
     },
@@ -201,7 +207,7 @@ export function createServices(deps: ServiceDeps): Services {
       collector: deps.catalog ? { db, source: deps.catalog, log } : undefined,
     },
     keywords,
-    intelligence: createIntelligence({ ...domain, updates }),
+    intelligence,
     tracking,
     devLens,
     ingest,

@@ -10,6 +10,11 @@ import type { Entitlements } from '../plans.js';
 import type { UpdateImpactService } from '../updates/index.js';
 import { registerCreatorRoutes } from './creators.routes.js';
 import { CreatorService } from './creators.service.js';
+import { registerFeedRoutes } from './feed.routes.js';
+import { feedSchemas } from './feed.schemas.js';
+import { FeedService } from './feed.service.js';
+
+export { FeedService } from './feed.service.js';
 
 export interface IntelligenceDeps {
   db: Db;
@@ -20,12 +25,16 @@ export interface IntelligenceDeps {
 
 export interface Intelligence {
   creators: CreatorService;
+  /** Follows, the feed, and the market events the collector's hooks produce for it. */
+  feed: FeedService;
 }
 
 export function createIntelligence(deps: IntelligenceDeps): Intelligence {
-  return { creators: new CreatorService(deps) };
+  return { creators: new CreatorService(deps), feed: new FeedService(deps) };
 }
 
 export function registerIntelligence(app: FastifyInstance, intelligence: Intelligence): void {
+  for (const schema of feedSchemas) app.addSchema(schema);
   registerCreatorRoutes(app, intelligence.creators);
+  registerFeedRoutes(app, intelligence.feed);
 }

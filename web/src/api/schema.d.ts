@@ -4675,6 +4675,518 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/intelligence/feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happened to the games and creators you follow, newest first
+         * @description Paged with a cursor; limit clamped to the plan cap. Items are produced by the collector as it sees changes, and a feed selects those of the games and creators you follow and the clones of games you track. launch: a game created in the last 30 days appeared in the catalogue (once per game). update: the game’s `updated` time moved on (as GET /api/update-impact/{place_id}). ccu_record: a reading at least 10% and 50 CCU above the game's record so far (its highest daily maximum when first seen), on games at least 14 days old. top100_entry / genre_top10_entry: the game entered the market's top 100 or its genre's top 10 by current CCU after 24 hours outside. clone: clone detection found the game copies another (name or description similarity ≥ 0.8). Items are kept 180 days.
+         *
+         *     API keys are refused (403 api_key_read_only).
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Items per page (default 20). Clamped, not refused, above the plan cap: Explorer 10, Builder 50, Studio and Enterprise 200. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first. */
+                            items: {
+                                details: {
+                                    ccu: number | null;
+                                    original: {
+                                        name: string;
+                                        place_id: number;
+                                    } | null;
+                                    previous_record: number | null;
+                                    rank: number | null;
+                                    similarity: number | null;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description When the collector saw it.
+                                 */
+                                detected_at: string;
+                                game: {
+                                    creator: {
+                                        id: number | null;
+                                        name: string;
+                                        type: "User" | "Group";
+                                    };
+                                    genre: string;
+                                    name: string;
+                                    place_id: number;
+                                    universe_id: number;
+                                };
+                                id: number;
+                                kind: "launch" | "update" | "ccu_record" | "top100_entry" | "genre_top10_entry" | "clone";
+                                /** @description One sentence a person can read. */
+                                message: string;
+                                /**
+                                 * Format: date-time
+                                 * @description launch: the creation date; update: the new `updated` time; others: when it was seen.
+                                 */
+                                occurred_at: string;
+                                /** @description Why the item is in your feed. */
+                                reasons: ("follows_game" | "follows_creator" | "clone_of_tracked_game")[];
+                            }[];
+                            /** @description The largest limit this caller gets (its plan cap). */
+                            limit_cap: number;
+                            method: string;
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intelligence/follows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The games and creators you follow
+         * @description API keys are refused (403 api_key_read_only).
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Newest first. */
+                            follows: components["schemas"]["Follow"][];
+                            /** @description How many your plan may follow. */
+                            limit: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Follow a game or a creator
+         * @description 201 with the follow; 200 when you already follow it (idempotent, even at the cap). 404 not_found for a game or creator the service collects nothing of; 409 limit_reached past the plan’s cap (Explorer 10, Builder 50, Studio 200, Enterprise 1,000).
+         *
+         *     API keys are refused (403 api_key_read_only).
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A game (by place id) or a creator (a user or group id). */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        kind: "game";
+                        /** @description The game’s place id. */
+                        place_id: number;
+                    } | {
+                        /** @description The creator’s user or group id. */
+                        creator_id: number;
+                        /** @description Roblox users and groups have separate id spaces. */
+                        creator_type: "user" | "group";
+                        /** @enum {string} */
+                        kind: "creator";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Follow"];
+                    };
+                };
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Follow"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        /**
+         * Stop following a game or a creator
+         * @description 204 whether or not you followed it (idempotent).
+         *
+         *     API keys are refused (403 api_key_read_only).
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        delete: {
+            parameters: {
+                query: {
+                    /** @description With kind=creator. */
+                    creator_id?: number;
+                    /** @description With kind=creator. */
+                    creator_type?: "user" | "group";
+                    kind: "game" | "creator";
+                    /** @description With kind=game. */
+                    place_id?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -14841,6 +15353,24 @@ export type components = {
             field?: string;
             /** @description With 403 plan_upgrade_required: the plan needed. */
             required_plan?: string;
+        };
+        /** Follow */
+        Follow: {
+            /** @enum {string} */
+            kind: "game";
+            name: string | null;
+            place_id: number;
+            /** Format: date-time */
+            since: string;
+            universe_id: number;
+        } | {
+            creator_id: number;
+            creator_type: "user" | "group";
+            /** @enum {string} */
+            kind: "creator";
+            name: string | null;
+            /** Format: date-time */
+            since: string;
         };
         /** GameDetail */
         GameDetail: {
