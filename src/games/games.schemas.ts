@@ -130,6 +130,9 @@ export const GameDetail = Type.Object(
     description: Type.String({ description: 'Game description as the platform shows it (may be empty)' }),
     creator: Type.String({ description: 'Creator (user or group) name' }),
     creator_type: Type.String({ description: '`User` or `Group`' }),
+    creator_id: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The creator’s user or group id (see creator_type); null when the platform gave none',
+    }),
     genre: Type.String({ description: 'Genre key (lower snake case of the Roblox genre_l1 name)' }),
     ccu: Ccu,
     visits: Type.Integer({ minimum: 0, description: 'Total visits (0 until first read)' }),

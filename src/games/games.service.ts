@@ -142,6 +142,7 @@ export class GamesService {
       description: g.description,
       creator: g.creator_name,
       creator_type: g.creator_type,
+      creator_id: g.creator_id,
       genre: g.genre,
       ccu: g.ccu ?? 0,
       visits: g.visits ?? 0,

@@ -190,6 +190,8 @@ export interface CatalogueGame {
   description: string;
   creator_name: string;
   creator_type: string;
+  /** The creator's user or group id (null when the platform gave none). */
+  creator_id: number | null;
   genre: string;
   max_players: number | null;
   created_at: Date | null;
@@ -206,8 +208,9 @@ export interface CatalogueGame {
 /** The game whose root place this is, if the catalogue has it. */
 export async function findGameByPlaceId(db: Queryable, placeId: number): Promise<CatalogueGame | undefined> {
   const res = await db.query<CatalogueGame>(
-    `SELECT universe_id, place_id, name, description, creator_name, creator_type, genre, max_players,
-            created_at, updated_at, ccu, visits, favorites, up_votes, down_votes, gamepass_count, observed_at
+    `SELECT universe_id, place_id, name, description, creator_name, creator_type, creator_id::float8 AS creator_id,
+            genre, max_players, created_at, updated_at, ccu, visits, favorites, up_votes, down_votes, gamepass_count,
+            observed_at
        FROM games WHERE place_id = $1`,
     [placeId],
   );

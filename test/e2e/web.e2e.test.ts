@@ -490,6 +490,41 @@ describe('accessibility', () => {
     );
   }, 120_000);
 
+  it('follows a game and its creator, reads the creator page and sees the game in the feed', async () => {
+    const { page } = await e.newPage();
+    await e.signIn(page, 'studio@demo.test');
+    // A game with a measured update: its update is in the feed once followed.
+    await page.goto('/updates');
+    const ranked = page.locator('[data-testid="update-impact-table"] tbody tr a').first();
+    await ranked.waitFor({ timeout: 15_000 });
+    const name = await ranked.innerText();
+    await ranked.click();
+    await page.getByRole('link', { name: 'Game detail' }).click();
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    await page.getByRole('button', { name: `Follow ${name}` }).click();
+    await page.getByRole('button', { name: `Unfollow ${name}` }).waitFor();
+    // The creator's page, from the game's byline.
+    await page.locator('p.muted a[href^="/intelligence/creators/"]').first().click();
+    await page.waitForURL(/\/intelligence\/creators\/\d+\?type=(user|group)$/);
+    const creator = await page.getByRole('heading', { level: 1 }).innerText();
+    await visible(page, '[data-testid="creator-chart"] canvas');
+    expect(
+      await page.locator('[data-testid="creator-games-table"] tbody tr a', { hasText: name }).count(),
+    ).toBe(1);
+    await page.getByRole('button', { name: `Follow ${creator}` }).click();
+    await page.getByRole('button', { name: `Unfollow ${creator}` }).waitFor();
+    await page.getByRole('link', { name: 'Intelligence', exact: true }).click();
+    await visible(page, '[data-testid="feed"] li');
+    expect(await page.getByTestId('follows').locator('li').count()).toBe(2);
+    expect(await page.getByTestId('feed').innerText()).toContain(`${name} was updated.`);
+    await page
+      .getByTestId('follows')
+      .locator('li', { hasText: name })
+      .getByRole('button', { name: 'Unfollow' })
+      .click();
+    await expect.poll(() => page.getByTestId('follows').locator('li').count()).toBe(1);
+  }, 120_000);
+
   it('finds no serious or critical axe-core violation on any page, on a desktop and on a phone', async () => {
     const demo = await prepareDemo(e.url, 'enterprise@demo.test', e.demoPassword, { days: 14, players: 60 });
     const pages = [...demoPages(demo).map(([, path]) => path), '/no-such-page'];

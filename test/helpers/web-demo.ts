@@ -104,6 +104,7 @@ export function demoPages(demo: DemoState): [string, string][] {
     ['game-updates', `/updates/${demo.games[0]}`],
     ['keywords', '/keywords'],
     ['keyword', '/keywords/tycoon'],
+    ['intelligence', '/intelligence'],
     ['tracking', '/tracking'],
     ['alerts', '/tracking?tab=rules'],
     ['alert-feed', '/tracking?tab=feed'],

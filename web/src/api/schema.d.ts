@@ -15401,6 +15401,8 @@ export type components = {
             created: string | null;
             /** @description Creator (user or group) name */
             creator: string;
+            /** @description The creator’s user or group id (see creator_type); null when the platform gave none */
+            creator_id: number | null;
             /** @description `User` or `Group` */
             creator_type: string;
             /** @description Game description as the platform shows it (may be empty) */

@@ -15,6 +15,7 @@ const NAV = [
   { to: '/ugc', label: 'UGC' },
   { to: '/updates', label: 'Updates', auth: true },
   { to: '/keywords', label: 'Keywords', auth: true },
+  { to: '/intelligence', label: 'Intelligence', auth: true },
   { to: '/tracking', label: 'Tracking', auth: true },
   { to: '/dev-lens', label: 'Dev Lens', auth: true },
   { to: '/sdk', label: 'SDK', auth: true },

@@ -7,6 +7,7 @@ import { type FormEvent, useMemo, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ApiError, api, type Schemas, unwrap } from '../../api/client';
 import { Chart } from '../../components/Chart';
+import { FollowButton } from '../../components/FollowButton';
 import { PageHeader } from '../../components/Layout';
 import { Empty, ErrorState, Loading, QueryView, UpgradeCard } from '../../components/states';
 import { Time } from '../../components/Time';
@@ -458,10 +459,19 @@ export function Component() {
           <>
             <PageHeader title={g.name}>
               <TrackButton game={g} />
+              <FollowButton target={{ kind: 'game', place_id: g.place_id }} label={g.name} />
             </PageHeader>
             <p className="muted">
-              by {g.creator} ({g.creator_type.toLowerCase()}) · {g.genre.replace(/_/g, ' ')} · place{' '}
-              {g.place_id} · universe {g.universe_id}
+              by{' '}
+              {g.creator_id === null ? (
+                g.creator
+              ) : (
+                <Link to={`/intelligence/creators/${g.creator_id}?type=${g.creator_type.toLowerCase()}`}>
+                  {g.creator}
+                </Link>
+              )}{' '}
+              ({g.creator_type.toLowerCase()}) · {g.genre.replace(/_/g, ' ')} · place {g.place_id} · universe{' '}
+              {g.universe_id}
               {g.observed_at ? (
                 <>
                   {' '}
