@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KeywordFacts } from './keywords.repo.js';
 import { scoreTrends } from './trends.js';
@@ -73,5 +74,66 @@ describe('keyword scores', () => {
     // A lone keyword in its list sits at the middle percentile: 0.4·0.5 + 0.35·1/(1+e^0.8) + 0.
     const rpg = rows.find((r) => r.genre === 'rpg')!;
     expect([rpg.score, rpg.growth, rpg.demand_per_game, rpg.rank_score]).toEqual([31, -0.1, 30, 1]);
+  });
+});
+
+describe('keyword scores (properties)', () => {
+  const factsArb = fc.array(
+    fc.record({
+      genre: fc.constantFrom('', 'rpg', 'simulation'),
+      keyword: fc.stringMatching(/^[a-z]{2,8}$/),
+      games: fc.integer({ min: 1, max: 500 }),
+      demand: fc.double({ min: 0, max: 1e6, noNaN: true }),
+      previous_demand: fc.double({ min: 0, max: 1e6, noNaN: true }),
+      top3: fc.double({ min: 0, max: 1, noNaN: true }),
+      top20: fc.double({ min: 0, max: 1, noNaN: true }),
+      newcomer: fc.double({ min: 0, max: 1, noNaN: true }),
+    }),
+    { maxLength: 40 },
+  );
+
+  it('every score is 0–100 and each sort order ranks its list 1..n with no gap or tie', () => {
+    fc.assert(
+      fc.property(factsArb, (raw) => {
+        // One row per (genre, keyword), shares consistent with demand (top 3 ⊆ top 20 ⊆ all).
+        const seen = new Set<string>();
+        const facts: KeywordFacts[] = [];
+        for (const r of raw) {
+          const key = `${r.genre}|${r.keyword}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const top20 = r.demand * Math.max(r.top3, r.top20);
+          facts.push({
+            genre: r.genre,
+            keyword: r.keyword,
+            games: r.games,
+            title_games: r.games,
+            demand: r.demand,
+            previous_demand: r.previous_demand,
+            top3: r.demand * r.top3 * (top20 > 0 ? 1 : 0),
+            top20,
+            top20_new: top20 * r.newcomer,
+          });
+        }
+        const rows = scoreTrends(facts, '2026-12-01');
+        expect(rows).toHaveLength(facts.length);
+        for (const r of rows) {
+          expect(r.score).toBeGreaterThanOrEqual(0);
+          expect(r.score).toBeLessThanOrEqual(100);
+          expect(r.top3_share).toBeLessThanOrEqual(1);
+        }
+        for (const genre of new Set(rows.map((r) => r.genre))) {
+          const list = rows.filter((r) => r.genre === genre);
+          const expected = list.map((_, i) => i + 1);
+          for (const key of ['rank_score', 'rank_demand', 'rank_growth'] as const) {
+            expect(list.map((r) => r[key]).sort((a, b) => a - b)).toEqual(expected);
+          }
+          // The opportunity order never puts a lower score first.
+          const byRank = [...list].sort((a, b) => a.rank_score - b.rank_score);
+          for (let i = 1; i < byRank.length; i++)
+            expect(byRank[i - 1]!.score).toBeGreaterThanOrEqual(byRank[i]!.score);
+        }
+      }),
+    );
   });
 });
