@@ -10,6 +10,7 @@
  *   in the same run;
  * - the update-impact lists (issue 20): /api/update-impact/recent and /timing (goal ≥ 0.5 of
  *   /healthz) over the updates the backfill saw and measured, and /api/update-impact/{place_id};
+ * - the intelligence feed's production after a collection (issue 20);
  * - the keyword lists (issue 20): the extraction and the daily lists timed once after the
  *   backfill, the check the collector's hook makes each cycle, /api/keywords/trending (goal ≥ 0.5
  *   of /healthz), one keyword's page and a draft title's score.
@@ -28,6 +29,7 @@ import autocannon from 'autocannon';
 import { fixedClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { connectDb, type Db, migrate } from '../src/db/index.js';
+import { createIntelligence } from '../src/intelligence/index.js';
 import { createKeywords } from '../src/keywords/index.js';
 import { startServer } from '../src/main.js';
 import { BACKFILL_DAYS, backfill, catalogueUpsert, collectOnce, refreshViews } from '../src/market/index.js';
@@ -103,6 +105,26 @@ async function seed(db: Db, platform: SimulatedSource, at: Date): Promise<void> 
 /** The keyword service as the server runs it. */
 const keywordsOf = (db: Db, at: Date) =>
   createKeywords({ db, clock: fixedClock(at), entitlements: DEFAULT_ENTITLEMENTS });
+
+/** What the collector's hook adds to each cycle for the intelligence feed: launches, CCU records, rank entries. */
+async function timedFeedProduction(db: Db, at: Date): Promise<Figure> {
+  const intelligence = createIntelligence({
+    db,
+    clock: fixedClock(at),
+    entitlements: DEFAULT_ENTITLEMENTS,
+    updates: updatesOf(db, at),
+  });
+  await intelligence.feed.produce(new Date(at.getTime() - 5 * MIN_MS)); // the first run seeds records and ranks
+  const started = performance.now();
+  const made = await intelligence.feed.produce(at);
+  const ms = performance.now() - started;
+  return {
+    suite: 'market',
+    name: `feed production after a collection (${made.launches} launches, ${made.records} records, ${made.entries} rank entries), ${GAMES.toLocaleString('en')} games`,
+    value: Math.round(ms),
+    unit: 'ms',
+  };
+}
 
 /** What the collector's hook adds to each cycle when no text changed and no day was rolled up: the keyword check. */
 async function timedKeywordCheck(db: Db, at: Date): Promise<Figure> {
@@ -469,6 +491,7 @@ async function run(options: BenchOptions): Promise<Figure[]> {
       cycleFigure('the views due every 5 minutes', everyFiveMinutes, floorMs),
       cycleFigure('every view recomputed', everyView, floorMs),
       await timedKeywordCheck(db, last),
+      await timedFeedProduction(db, last),
       ...(await readFigures(fresh.url, platform, new Date(last.getTime() + MIN_MS), options)),
     ];
   } finally {

@@ -8,7 +8,7 @@ import type { Engine } from '../../src/db/index.js';
 import { backgroundWork } from '../../src/jobs/index.js';
 import { type Kv, memoryKv } from '../../src/kv/index.js';
 import { createLogger } from '../../src/main.js';
-import type { PlatformSource } from '../../src/platform/index.js';
+import type { CatalogSource, PlatformSource } from '../../src/platform/index.js';
 import { createServices, type ServiceDeps, type Services } from '../../src/services.js';
 import { migratedDb, type TestDb } from './db.js';
 
@@ -49,6 +49,8 @@ export interface TestAppOptions {
   kv?: Kv;
   /** The market data source tracking reads games from (none unless given). */
   platform?: PlatformSource;
+  /** The UGC catalog source (none unless given: no collect-ugc-catalog job). */
+  catalog?: CatalogSource;
   /** An existing (migrated) database instead of a fresh one, e.g. on a private cluster; the app
    * disposes it on close. */
   testDb?: TestDb;
@@ -85,6 +87,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     kv,
     clock: options.clock ?? systemClock,
     ...(options.platform ? { platform: options.platform } : {}),
+    ...(options.catalog ? { catalog: options.catalog } : {}),
     log: createLogger(config, logs),
     jwtSecret: TEST_JWT_SECRET,
     ...(options.ingest ? { ingest: options.ingest } : {}),

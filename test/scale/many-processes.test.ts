@@ -19,7 +19,7 @@ import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JetStreamQueue } from '../../src/ingest/jetstream.js';
 import { allJobs } from '../../src/jobs/index.js';
-import { createPlatformSource } from '../../src/platform/index.js';
+import { createCatalogSource, createPlatformSource } from '../../src/platform/index.js';
 import { verifySignature } from '../../src/tracking/delivery/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/auth.js';
@@ -179,9 +179,12 @@ describe.skipIf(SKIP !== '')(
         simulationSeed: 1,
         collectIntervalSec: INTERVAL_SEC,
       });
+      // The processes' sources, so that allJobs here names the jobs they run (collect-ugc-catalog too).
+      const sources = { platformSource: 'simulated', simulationSeed: 1 } as const;
       t = await buildTestApp({
         testDb,
         platform,
+        catalog: createCatalogSource(sources),
         env: {
           ENTITLEMENTS,
           COLLECT_INTERVAL_SEC: String(INTERVAL_SEC),
