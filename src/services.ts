@@ -98,6 +98,9 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** Games whose clones are looked for after a collection (a fresh install's whole backfill). */
+const CLONES_AFTER_COLLECTION = 5000;
+
 export function createServices(deps: ServiceDeps): Services {
   const { config, db, kv, clock, platform, log } = deps;
   const entitlements = config.entitlements;
@@ -140,6 +143,7 @@ export function createServices(deps: ServiceDeps): Services {
   });
   const updates = createUpdates(domain);
   const keywords = createKeywords(domain);
+  const intelligence = createIntelligence({ ...domain, updates });
   const devLens = createDevLens({ ...domain, ...deps.devLens });
   const ingest = createIngest({
     ...domain,
@@ -179,7 +183,8 @@ export function createServices(deps: ServiceDeps): Services {
       views: new MarketService(domain),
       // Alerts are evaluated on the data each collection brings, as soon as its views are stored;
       // updates whose 7 days have just passed (after a backfill, every one it can) are measured;
-      // new or changed games get their keywords, and a newly rolled-up day its keyword lists.
+      // new or changed games get their keywords, and a newly rolled-up day its keyword lists, and
+      // their clone pairs (a bounded number per collection; detect-clones does the rest).
       collector: platform
         ? collectorDeps(
             db,
@@ -189,6 +194,7 @@ export function createServices(deps: ServiceDeps): Services {
               await tracking.evaluateAlerts(now);
               await updates.measureDue(now);
               await keywords.refresh(now);
+              await intelligence.clones.detect(now, { maxGames: CLONES_AFTER_COLLECTION });
             },
             updates.record,
           )
@@ -201,7 +207,7 @@ export function createServices(deps: ServiceDeps): Services {
       collector: deps.catalog ? { db, source: deps.catalog, log } : undefined,
     },
     keywords,
-    intelligence: createIntelligence({ ...domain, updates }),
+    intelligence,
     tracking,
     devLens,
     ingest,

@@ -17,8 +17,19 @@ import { GamesService } from './games.service.js';
 import { registerRevenueRoutes, revenueSchemas } from './revenue.routes.js';
 import { RevenueService } from './revenue.service.js';
 
-export { CLONE_THRESHOLD, type NameMatch } from './clones.js';
-export { findClosestNames } from './clones.service.js';
+export {
+  CLONE_THRESHOLD,
+  type CloneEvidence,
+  cloneEvidence,
+  cloneKey,
+  cloneProfile,
+  descriptionText,
+  jaccard,
+  MIN_DESCRIPTION_WORDS,
+  type NameMatch,
+  trigrams,
+} from './clones.js';
+export { findCloneEvidence, findClosestNames } from './clones.service.js';
 export {
   type DailyValue,
   forecastSeries,

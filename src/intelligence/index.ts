@@ -6,10 +6,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
+import type { Job } from '../jobs/scheduler.js';
 import type { Entitlements } from '../plans.js';
 import type { UpdateImpactService } from '../updates/index.js';
+import { registerCloneRoutes } from './clones.routes.js';
+import { ClonePairService } from './clones.service.js';
 import { registerCreatorRoutes } from './creators.routes.js';
 import { CreatorService } from './creators.service.js';
+
+export type { ClonePairT } from './clones.schemas.js';
+export { ClonePairService } from './clones.service.js';
 
 export interface IntelligenceDeps {
   db: Db;
@@ -20,12 +26,25 @@ export interface IntelligenceDeps {
 
 export interface Intelligence {
   creators: CreatorService;
+  /** Clone pairs: detected after each collection and by detect-clones; newPairs() serves the feed. */
+  clones: ClonePairService;
 }
 
 export function createIntelligence(deps: IntelligenceDeps): Intelligence {
-  return { creators: new CreatorService(deps) };
+  return { creators: new CreatorService(deps), clones: new ClonePairService(deps) };
 }
 
 export function registerIntelligence(app: FastifyInstance, intelligence: Intelligence): void {
   registerCreatorRoutes(app, intelligence.creators);
+  registerCloneRoutes(app, intelligence.clones);
+}
+
+/** Stores the clone pairs of games new or changed since the last run (the collector also runs it). */
+export function detectClonesJob(clones: ClonePairService): Job {
+  return {
+    name: 'detect-clones',
+    intervalMs: 15 * 60_000,
+    leaseMs: 60 * 60_000,
+    run: (now, signal) => clones.detect(now, { signal }).then(() => {}),
+  };
 }
