@@ -38,6 +38,18 @@ export interface DetectOptions {
   maxGames?: number;
 }
 
+/** A cursor's detection time; a number no Date holds is not a cursor this endpoint gave out. */
+function cursorTime(ms: number): Date {
+  const at = new Date(ms);
+  if (Number.isNaN(at.getTime())) {
+    throw errors.validation(
+      'query.cursor',
+      'cursor is not one this endpoint gave out; start again without it.',
+    );
+  }
+  return at;
+}
+
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 function toApi(r: repo.PairRow): ClonePairT {
@@ -161,7 +173,7 @@ export class ClonePairService {
     const rows = await repo.recentPairs(this.deps.db, {
       genre: q.genre ?? null,
       since,
-      after: after ? { at: new Date(after[0]!), id: after[1]! } : undefined,
+      after: after ? { at: cursorTime(after[0]!), id: after[1]! } : undefined,
       limit: limit + 1,
     });
     const { page, next_cursor } = pageOf(rows, limit, (r) => [r.detected_at.getTime(), r.id]);
