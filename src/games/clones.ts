@@ -195,6 +195,65 @@ export function scoreClones<C extends { universeId: number; name: string; descri
   return out;
 }
 
+/**
+ * A Jaccard similarity of at least CLONE_THRESHOLD (after rounding) needs the smaller set to hold at
+ * least this share of the larger one's size: pairs outside it are never compared.
+ */
+const SIZE_WINDOW = 0.79;
+
+/** Calls `visit` with every index pair of `sizes` within SIZE_WINDOW of each other, both non-empty. */
+function sizeWindowPairs(sizes: readonly number[], visit: (i: number, j: number) => void): void {
+  const order = sizes
+    .map((size, i) => ({ size, i }))
+    .filter((x) => x.size > 0)
+    .sort((a, b) => a.size - b.size);
+  for (let x = 0; x < order.length; x++) {
+    const small = order[x]!;
+    for (let y = x + 1; y < order.length && small.size >= order[y]!.size * SIZE_WINDOW; y++) {
+      visit(small.i, order[y]!.i);
+    }
+  }
+}
+
+/** The unrounded similarity from which a rounded one reaches CLONE_THRESHOLD. */
+const RAW_THRESHOLD = CLONE_THRESHOLD - 0.00005;
+
+/**
+ * Every clone pair among `games` (one genre) that involves a game `isSubject` accepts: scoreClones'
+ * rule applied to every such pair of the genre rather than to searched candidates, for checking many
+ * games at once. Each pair once.
+ */
+export function clonesWithin<C extends { universeId: number; name: string; description: string }>(
+  games: readonly C[],
+  isSubject: (game: C) => boolean,
+): { a: C; b: C; evidence: CloneEvidence }[] {
+  const profiles = games.map((g) => cloneProfile(g));
+  const subject = games.map(isSubject);
+  const out: { a: C; b: C; evidence: CloneEvidence }[] = [];
+  const relevant = (i: number, j: number) =>
+    (subject[i] || subject[j]) && games[i]!.universeId !== games[j]!.universeId;
+  const names = (i: number, j: number) => jaccard(profiles[i]!.nameGrams, profiles[j]!.nameGrams);
+  const keep = (i: number, j: number) => {
+    const evidence = cloneEvidence(profiles[i]!, profiles[j]!);
+    if (evidence.similarity >= CLONE_THRESHOLD) out.push({ a: games[i]!, b: games[j]!, evidence });
+  };
+  sizeWindowPairs(
+    profiles.map((p) => p.nameGrams.size),
+    (i, j) => {
+      if (relevant(i, j) && names(i, j) >= RAW_THRESHOLD) keep(i, j);
+    },
+  );
+  // Pairs alike by description only (their names did not already make them clones).
+  sizeWindowPairs(
+    profiles.map((p) => p.descriptionGrams.size),
+    (i, j) => {
+      if (!relevant(i, j) || names(i, j) >= RAW_THRESHOLD) return;
+      if (jaccard(profiles[i]!.descriptionGrams, profiles[j]!.descriptionGrams) >= RAW_THRESHOLD) keep(i, j);
+    },
+  );
+  return out;
+}
+
 export interface NameMatch extends CloneMatch {
   ccu: number;
 }

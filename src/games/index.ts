@@ -23,6 +23,7 @@ export {
   cloneEvidence,
   cloneKey,
   cloneProfile,
+  clonesWithin,
   descriptionText,
   jaccard,
   MIN_DESCRIPTION_WORDS,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { testMarket } from '../../test/helpers/market.js';
 import { fixedClock } from '../clock.js';
+import { findCloneEvidence } from '../games/index.js';
 import { backfill } from '../market/index.js';
 import type { GameSpec } from '../platform/simulated/catalogue.js';
 
@@ -67,6 +68,26 @@ describe('clone pairs on the simulated market', () => {
     expect(found).toBe(planted);
     expect(family / pairs.length).toBeGreaterThanOrEqual(0.9);
   });
+
+  it('stores what the game-by-game search finds (the first run compares whole genres in memory)', async () => {
+    const games = await t.testDb.db.query<{
+      universe_id: number;
+      name: string;
+      description: string;
+      genre: string;
+    }>('SELECT universe_id, name, description, genre FROM games ORDER BY universe_id');
+    const stored = new Set(pairs.map((p) => `${Math.min(p.o, p.c)}|${Math.max(p.o, p.c)}`));
+    let searched = 0;
+    for (const g of games.rows) {
+      for (const { candidate } of await findCloneEvidence(t.testDb.db, { ...g, universeId: g.universe_id })) {
+        searched++;
+        const key = `${Math.min(g.universe_id, candidate.universe_id)}|${Math.max(g.universe_id, candidate.universe_id)}`;
+        expect(stored.has(key), key).toBe(true);
+      }
+    }
+    // Each pair is found from both sides.
+    expect(searched).toBe(2 * pairs.length);
+  }, 120_000);
 
   it('checks every collected game once: a second run finds nothing to do', async () => {
     expect(await t.services.intelligence.clones.detect(NOW)).toEqual({ checked: 0, detected: 0 });

@@ -31,6 +31,39 @@ export async function uncheckedGames(db: Queryable, version: number, limit: numb
   return res.rows;
 }
 
+/** How many games of each genre wait to be checked. */
+export async function uncheckedGenres(
+  db: Queryable,
+  version: number,
+): Promise<{ genre: string; n: number }[]> {
+  const res = await db.query<{ genre: string; n: number }>(
+    `SELECT g.genre, count(*)::int AS n
+       FROM games g LEFT JOIN clone_checks k USING (universe_id)
+      WHERE k.text_hash IS DISTINCT FROM ${TEXT_HASH}
+      GROUP BY g.genre ORDER BY g.genre`,
+    [String(version)],
+  );
+  return res.rows;
+}
+
+/** Every game of a genre, each saying whether it is checked on its current text. */
+export async function genreGames(
+  db: Queryable,
+  version: number,
+  genre: string,
+): Promise<(SubjectRow & { checked: boolean })[]> {
+  const res = await db.query<SubjectRow & { checked: boolean }>(
+    `SELECT g.universe_id, g.place_id, g.name, g.description, g.genre, g.creator_id, g.creator_type,
+            g.creator_name, g.created_at, g.ccu, ${TEXT_HASH} AS text_hash,
+            k.text_hash IS NOT DISTINCT FROM ${TEXT_HASH} AS checked
+       FROM games g LEFT JOIN clone_checks k USING (universe_id)
+      WHERE g.genre = $2
+      ORDER BY g.universe_id`,
+    [String(version), genre],
+  );
+  return res.rows;
+}
+
 export interface PairUpsert {
   original: number;
   clone: number;

@@ -6,11 +6,11 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
-import { findCloneEvidence } from '../games/index.js';
+import { type CloneEvidence, clonesWithin, findCloneEvidence } from '../games/index.js';
 import { decodeCursor, pageOf } from '../http/pages.js';
 import { assertKnownGenre, findGameByPlaceId } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
-import { CLONES_METHOD, creationGapDays, orderPair, sameCreator } from './clone-pairs.js';
+import { CLONES_METHOD, creationGapDays, orderPair, type PairGame, sameCreator } from './clone-pairs.js';
 import * as repo from './clones.repo.js';
 import type {
   ClonePairT,
@@ -23,8 +23,14 @@ import type {
 const DAY_MS = 86_400_000;
 /** Bump when the detector's rules change: every game is checked again. */
 export const CLONE_RULES_VERSION = 1;
-/** Games checked per transaction. */
+/** Games checked per transaction (one at a time, through the indexed candidate search). */
 const DETECT_BATCH = 250;
+/**
+ * From this many games waiting, a run compares them with every game of their genre in memory (a
+ * genre at a time) instead of searching candidates game by game: a first run over a whole
+ * catalogue takes seconds rather than minutes (the indexed search costs ~7 ms a game on PGlite).
+ */
+export const BULK_FROM = 500;
 
 export interface ClonesDeps {
   db: Db;
@@ -83,6 +89,26 @@ function toApi(r: repo.PairRow): ClonePairT {
   };
 }
 
+/** Adds the pair of two look-alikes (the original first), once however often it is found. */
+function addPair(
+  pairs: Map<string, repo.PairUpsert>,
+  a: PairGame & { genre: string },
+  b: PairGame,
+  evidence: CloneEvidence,
+): void {
+  const [original, clone] = orderPair(a, b);
+  pairs.set(`${original.universe_id}|${clone.universe_id}`, {
+    original: original.universe_id,
+    clone: clone.universe_id,
+    genre: a.genre,
+    name: evidence.name,
+    description: evidence.description,
+    similarity: evidence.similarity,
+    sameCreator: sameCreator(original, clone),
+    gapDays: creationGapDays(original, clone),
+  });
+}
+
 export class ClonePairService {
   constructor(private readonly deps: ClonesDeps) {}
 
@@ -92,6 +118,23 @@ export class ClonePairService {
    * many pairs were new.
    */
   async detect(now: Date, options: DetectOptions = {}): Promise<{ checked: number; detected: number }> {
+    const genres = await repo.uncheckedGenres(this.deps.db, CLONE_RULES_VERSION);
+    const waiting = genres.reduce((n, g) => n + g.n, 0);
+    if (waiting === 0) return { checked: 0, detected: 0 };
+    return waiting >= BULK_FROM
+      ? this.detectByGenre(
+          now,
+          genres.map((g) => g.genre),
+          options,
+        )
+      : this.detectOneByOne(now, options);
+  }
+
+  /** Game by game: the candidates game detail searches (pg_trgm), scored by the same rule. */
+  private async detectOneByOne(
+    now: Date,
+    options: DetectOptions,
+  ): Promise<{ checked: number; detected: number }> {
     const { db } = this.deps;
     let checked = 0;
     let detected = 0;
@@ -103,27 +146,44 @@ export class ClonePairService {
         if (options.signal?.aborted) break;
         const subject = { ...game, universeId: game.universe_id };
         for (const { candidate, evidence } of await findCloneEvidence(db, subject)) {
-          const [original, clone] = orderPair<repo.SubjectRow | typeof candidate>(game, candidate);
-          pairs.set(`${original.universe_id}|${clone.universe_id}`, {
-            original: original.universe_id,
-            clone: clone.universe_id,
-            genre: game.genre,
-            name: evidence.name,
-            description: evidence.description,
-            similarity: evidence.similarity,
-            sameCreator: sameCreator(original, clone),
-            gapDays: creationGapDays(original, clone),
-          });
+          addPair(pairs, game, candidate, evidence);
         }
       }
       // An aborted batch stores nothing: its games are checked again next run.
       if (options.signal?.aborted) break;
-      const hashes = games.map((g) => ({ universeId: g.universe_id, textHash: g.text_hash }));
-      detected += await repo.storeChecks(db, hashes, [...pairs.values()], now);
+      detected += await this.store(games, pairs, now);
       checked += games.length;
       if (games.length < DETECT_BATCH) break;
     }
     return { checked, detected };
+  }
+
+  /** A genre at a time: every waiting game against every game of its genre (clonesWithin). */
+  private async detectByGenre(
+    now: Date,
+    genres: string[],
+    options: DetectOptions,
+  ): Promise<{ checked: number; detected: number }> {
+    let checked = 0;
+    let detected = 0;
+    for (const genre of genres) {
+      if (options.signal?.aborted || (options.maxGames !== undefined && checked >= options.maxGames)) break;
+      const games = (await repo.genreGames(this.deps.db, CLONE_RULES_VERSION, genre)).map((g) => ({
+        ...g,
+        universeId: g.universe_id,
+      }));
+      const pairs = new Map<string, repo.PairUpsert>();
+      for (const { a, b, evidence } of clonesWithin(games, (g) => !g.checked)) addPair(pairs, a, b, evidence);
+      const waiting = games.filter((g) => !g.checked);
+      detected += await this.store(waiting, pairs, now);
+      checked += waiting.length;
+    }
+    return { checked, detected };
+  }
+
+  private store(games: repo.SubjectRow[], pairs: Map<string, repo.PairUpsert>, now: Date): Promise<number> {
+    const hashes = games.map((g) => ({ universeId: g.universe_id, textHash: g.text_hash }));
+    return repo.storeChecks(this.deps.db, hashes, [...pairs.values()], now);
   }
 
   private cap(plan: PlanName, limit: number): { cap: number; limit: number } {
