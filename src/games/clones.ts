@@ -201,57 +201,94 @@ export function scoreClones<C extends { universeId: number; name: string; descri
  */
 const SIZE_WINDOW = 0.79;
 
-/** Calls `visit` with every index pair of `sizes` within SIZE_WINDOW of each other, both non-empty. */
-function sizeWindowPairs(sizes: readonly number[], visit: (i: number, j: number) => void): void {
+/** Game indices by ascending set size (empty sets left out), to find a size's window by bisection. */
+function bySize(sizes: readonly number[]): { order: number[]; sizes: number[] } {
   const order = sizes
-    .map((size, i) => ({ size, i }))
-    .filter((x) => x.size > 0)
-    .sort((a, b) => a.size - b.size);
-  for (let x = 0; x < order.length; x++) {
-    const small = order[x]!;
-    for (let y = x + 1; y < order.length && small.size >= order[y]!.size * SIZE_WINDOW; y++) {
-      visit(small.i, order[y]!.i);
-    }
+    .map((_, i) => i)
+    .filter((i) => sizes[i]! > 0)
+    .sort((a, b) => sizes[a]! - sizes[b]!);
+  return { order, sizes: order.map((i) => sizes[i]!) };
+}
+
+/** The first position in ascending `sizes` whose size is ≥ `min`. */
+function lowerBound(sizes: readonly number[], min: number): number {
+  let lo = 0;
+  let hi = sizes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sizes[mid]! < min) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
 }
 
 /** The unrounded similarity from which a rounded one reaches CLONE_THRESHOLD. */
 const RAW_THRESHOLD = CLONE_THRESHOLD - 0.00005;
 
 /**
- * Every clone pair among `games` (one genre) that involves a game `isSubject` accepts: scoreClones'
- * rule applied to every such pair of the genre rather than to searched candidates, for checking many
- * games at once. Each pair once.
+ * Clone pairs within one genre, for checking many games at once: scoreClones' rule applied to every
+ * game of the genre rather than to searched candidates. `pairsOf(i)` gives the pairs game i is in
+ * with a game that is not an earlier subject (call it for subjects in ascending order, in as many
+ * slices as suits, and each pair comes once).
  */
+export class GenreClones<C extends { universeId: number; name: string; description: string }> {
+  private readonly profiles: CloneProfile[];
+  private readonly names: { order: number[]; sizes: number[] };
+  private readonly descriptions: { order: number[]; sizes: number[] };
+
+  constructor(
+    private readonly games: readonly C[],
+    private readonly subject: readonly boolean[],
+  ) {
+    this.profiles = games.map((g) => cloneProfile(g));
+    this.names = bySize(this.profiles.map((p) => p.nameGrams.size));
+    this.descriptions = bySize(this.profiles.map((p) => p.descriptionGrams.size));
+  }
+
+  pairsOf(i: number): { a: C; b: C; evidence: CloneEvidence }[] {
+    const out: { a: C; b: C; evidence: CloneEvidence }[] = [];
+    const own = this.profiles[i]!;
+    const skip = (j: number) =>
+      j === i || (this.subject[j] && j < i) || this.games[j]!.universeId === this.games[i]!.universeId;
+    const names = (j: number) => jaccard(own.nameGrams, this.profiles[j]!.nameGrams);
+    const keep = (j: number) => {
+      const evidence = cloneEvidence(own, this.profiles[j]!);
+      if (evidence.similarity >= CLONE_THRESHOLD)
+        out.push({ a: this.games[i]!, b: this.games[j]!, evidence });
+    };
+    // A Jaccard similarity ≥ 0.8 needs the smaller set to hold ≥ 0.8 of the larger's size.
+    const window = (
+      index: { order: number[]; sizes: number[] },
+      size: number,
+      visit: (j: number) => void,
+    ) => {
+      if (size === 0) return;
+      const end = lowerBound(index.sizes, Math.floor(size / SIZE_WINDOW) + 1);
+      for (let p = lowerBound(index.sizes, Math.ceil(size * SIZE_WINDOW)); p < end; p++) {
+        const j = index.order[p]!;
+        if (!skip(j)) visit(j);
+      }
+    };
+    window(this.names, own.nameGrams.size, (j) => {
+      if (names(j) >= RAW_THRESHOLD) keep(j);
+    });
+    // Pairs alike by description only (their names did not already make them clones).
+    window(this.descriptions, own.descriptionGrams.size, (j) => {
+      if (names(j) >= RAW_THRESHOLD) return;
+      if (jaccard(own.descriptionGrams, this.profiles[j]!.descriptionGrams) >= RAW_THRESHOLD) keep(j);
+    });
+    return out;
+  }
+}
+
+/** Every clone pair within one genre that involves a game `isSubject` accepts, each once. */
 export function clonesWithin<C extends { universeId: number; name: string; description: string }>(
   games: readonly C[],
   isSubject: (game: C) => boolean,
 ): { a: C; b: C; evidence: CloneEvidence }[] {
-  const profiles = games.map((g) => cloneProfile(g));
   const subject = games.map(isSubject);
-  const out: { a: C; b: C; evidence: CloneEvidence }[] = [];
-  const relevant = (i: number, j: number) =>
-    (subject[i] || subject[j]) && games[i]!.universeId !== games[j]!.universeId;
-  const names = (i: number, j: number) => jaccard(profiles[i]!.nameGrams, profiles[j]!.nameGrams);
-  const keep = (i: number, j: number) => {
-    const evidence = cloneEvidence(profiles[i]!, profiles[j]!);
-    if (evidence.similarity >= CLONE_THRESHOLD) out.push({ a: games[i]!, b: games[j]!, evidence });
-  };
-  sizeWindowPairs(
-    profiles.map((p) => p.nameGrams.size),
-    (i, j) => {
-      if (relevant(i, j) && names(i, j) >= RAW_THRESHOLD) keep(i, j);
-    },
-  );
-  // Pairs alike by description only (their names did not already make them clones).
-  sizeWindowPairs(
-    profiles.map((p) => p.descriptionGrams.size),
-    (i, j) => {
-      if (!relevant(i, j) || names(i, j) >= RAW_THRESHOLD) return;
-      if (jaccard(profiles[i]!.descriptionGrams, profiles[j]!.descriptionGrams) >= RAW_THRESHOLD) keep(i, j);
-    },
-  );
-  return out;
+  const genre = new GenreClones(games, subject);
+  return games.flatMap((_, i) => (subject[i] ? genre.pairsOf(i) : []));
 }
 
 export interface NameMatch extends CloneMatch {

@@ -25,6 +25,7 @@ export {
   cloneProfile,
   clonesWithin,
   descriptionText,
+  GenreClones,
   jaccard,
   MIN_DESCRIPTION_WORDS,
   type NameMatch,

@@ -6,7 +6,7 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
-import { type CloneEvidence, clonesWithin, findCloneEvidence } from '../games/index.js';
+import { type CloneEvidence, findCloneEvidence, GenreClones } from '../games/index.js';
 import { decodeCursor, pageOf } from '../http/pages.js';
 import { assertKnownGenre, findGameByPlaceId } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
@@ -31,6 +31,8 @@ const DETECT_BATCH = 250;
  * catalogue takes seconds rather than minutes (the indexed search costs ~7 ms a game on PGlite).
  */
 export const BULK_FROM = 500;
+/** Games compared between two yields to the event loop in a whole-genre run. */
+const YIELD_EVERY = 200;
 
 export interface ClonesDeps {
   db: Db;
@@ -173,7 +175,15 @@ export class ClonePairService {
         universeId: g.universe_id,
       }));
       const pairs = new Map<string, repo.PairUpsert>();
-      for (const { a, b, evidence } of clonesWithin(games, (g) => !g.checked)) addPair(pairs, a, b, evidence);
+      const subject = games.map((g) => !g.checked);
+      const genreClones = new GenreClones(games, subject);
+      for (let i = 0; i < games.length; i++) {
+        if (!subject[i]) continue;
+        for (const { a, b, evidence } of genreClones.pairsOf(i)) addPair(pairs, a, b, evidence);
+        // Let requests in between slices: a genre of thousands of games takes seconds.
+        if (i % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (options.signal?.aborted) break;
       const waiting = games.filter((g) => !g.checked);
       detected += await this.store(waiting, pairs, now);
       checked += waiting.length;
