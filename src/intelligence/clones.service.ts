@@ -116,8 +116,9 @@ export class ClonePairService {
 
   /**
    * Looks for the clones of every game not yet checked (new, or its genre, name or description
-   * changed) in batches, and stores the pairs found. Returns how many games were checked and how
-   * many pairs were new.
+   * changed) and stores the pairs found: game by game in batches when few wait, a genre at a time
+   * when BULK_FROM or more do. Stops between batches (genres) when aborted or past `maxGames`.
+   * Returns how many games were checked and how many pairs were new.
    */
   async detect(now: Date, options: DetectOptions = {}): Promise<{ checked: number; detected: number }> {
     const genres = await repo.uncheckedGenres(this.deps.db, CLONE_RULES_VERSION);
