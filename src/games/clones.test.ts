@@ -4,13 +4,13 @@ import {
   cloneKey,
   cloneProfile,
   cloneSimilarity,
-  clonesWithin,
   descriptionText,
   jaccard,
   rankClones,
   scoreClones,
   trigrams,
 } from './clones.js';
+import { clonesWithin } from './clones-genre.js';
 
 const similarity = (a: string, b: string, da = '', db = '') =>
   cloneSimilarity(cloneProfile({ name: a, description: da }), cloneProfile({ name: b, description: db }));

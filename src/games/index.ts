@@ -21,17 +21,12 @@ export {
   CLONE_THRESHOLD,
   type CloneEvidence,
   cloneEvidence,
-  cloneKey,
   cloneProfile,
-  clonesWithin,
-  descriptionText,
-  GenreClones,
-  jaccard,
   MIN_DESCRIPTION_WORDS,
   type NameMatch,
-  trigrams,
 } from './clones.js';
 export { findCloneEvidence, findClosestNames } from './clones.service.js';
+export { clonesWithin, GenreClones } from './clones-genre.js';
 export {
   type DailyValue,
   forecastSeries,
