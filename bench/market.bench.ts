@@ -13,7 +13,9 @@
  * - the intelligence feed's production after a collection (issue 20);
  * - the keyword lists (issue 20): the extraction and the daily lists timed once after the
  *   backfill, the check the collector's hook makes each cycle, /api/keywords/trending (goal ≥ 0.5
- *   of /healthz), one keyword's page and a draft title's score.
+ *   of /healthz), one keyword's page and a draft title's score;
+ * - the clone pairs (issue 20): detection over the whole catalogue timed once after the backfill,
+ *   and /api/intelligence/clones/recent (goal ≥ 0.5 of /healthz).
  * All of it runs at a fixed logical moment after the simulated market's last launch, so every one
  * of the 50,000 catalogue games is live and a run reproduces the previous one's data.
  *
@@ -99,6 +101,17 @@ async function seed(db: Db, platform: SimulatedSource, at: Date): Promise<void> 
   const lists = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM keyword_trends');
   console.log(
     `bench: market: keywords of ${keywords.extracted.toLocaleString('en')} games extracted and ${lists.rows[0]!.n.toLocaleString('en')} keyword list rows computed (through ${keywords.listsThrough}) in ${seconds(performance.now() - extracting)} s`,
+  );
+  // What the detect-clones job does on a catalogue that never had its clones looked for.
+  const detecting = performance.now();
+  const clones = await createIntelligence({
+    db,
+    clock: fixedClock(at),
+    entitlements: DEFAULT_ENTITLEMENTS,
+    updates,
+  }).clones.detect(at);
+  console.log(
+    `bench: market: clone pairs of ${clones.checked.toLocaleString('en')} games detected (${clones.detected.toLocaleString('en')} pairs) in ${seconds(performance.now() - detecting)} s`,
   );
 }
 
@@ -345,6 +358,10 @@ async function checkMarket(server: MarketServer, place: number): Promise<void> {
     const total = (b as { total: number }).total;
     return total > 500 ? undefined : `${total} trending keywords`;
   });
+  await expectBody(`${server.url}/api/intelligence/clones/recent`, signedIn, (b) => {
+    const pairs = (b as { pairs: unknown[] }).pairs.length;
+    return pairs === 20 ? undefined : `${pairs} clone pairs, not a page of 20`;
+  });
   await expectBody(`${server.url}/api/keywords/tycoon`, signedIn, (b) => {
     const games = (b as { games_total: number }).games_total;
     return games > 1000 ? undefined : `"tycoon" on ${games} games`;
@@ -395,6 +412,11 @@ async function readFigures(
           load(`${server.url}/api/keywords/trending?sort=growth&genre=simulation&period=30d`, options, {
             headers: signedIn,
           }),
+      },
+      {
+        name: 'GET /api/intelligence/clones/recent (signed-in user)',
+        goal: LIST_GOAL,
+        run: () => load(`${server.url}/api/intelligence/clones/recent`, options, { headers: signedIn }),
       },
       {
         name: 'GET /api/keywords/tycoon (signed-in user)',
@@ -465,7 +487,7 @@ async function readFigures(
  */
 async function settle(db: Db): Promise<void> {
   await db.exec(
-    'VACUUM (ANALYZE) games, game_passes, ccu_samples, ccu_hourly, ccu_daily, genre_snapshots, market_views, game_updates, game_keywords, game_keyword_sources, keyword_trends',
+    'VACUUM (ANALYZE) games, game_passes, ccu_samples, ccu_hourly, ccu_daily, genre_snapshots, market_views, game_updates, game_keywords, game_keyword_sources, keyword_trends, clone_pairs, clone_checks',
   );
 }
 

@@ -98,6 +98,9 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** Games whose clones are looked for after a collection (a fresh install's whole backfill). */
+const CLONES_AFTER_COLLECTION = 5000;
+
 export function createServices(deps: ServiceDeps): Services {
   const { config, db, kv, clock, platform, log } = deps;
   const entitlements = config.entitlements;
@@ -180,8 +183,9 @@ export function createServices(deps: ServiceDeps): Services {
       views: new MarketService(domain),
       // Alerts are evaluated on the data each collection brings, as soon as its views are stored;
       // updates whose 7 days have just passed (after a backfill, every one it can) are measured;
-      // new or changed games get their keywords, and a newly rolled-up day its keyword lists; the
-      // feed's market events (launches, records, rank entries; updates as they are recorded).
+      // new or changed games get their keywords, and a newly rolled-up day its keyword lists, and
+      // their clone pairs (a bounded number per collection; detect-clones does the rest); then the
+      // feed's market events (launches, records, rank entries, clones; updates as they are recorded).
       collector: platform
         ? collectorDeps(
             db,
@@ -191,6 +195,7 @@ export function createServices(deps: ServiceDeps): Services {
               await tracking.evaluateAlerts(now);
               await updates.measureDue(now);
               await keywords.refresh(now);
+              await intelligence.clones.detect(now, { maxGames: CLONES_AFTER_COLLECTION });
               await intelligence.feed.produce(now);
             },
             async (tx, seen) => {

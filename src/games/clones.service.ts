@@ -7,12 +7,14 @@ import type { Db } from '../db/index.js';
 import { type CandidateRow, descriptionCandidates, nameCandidates } from '../market/index.js';
 import {
   type CloneCandidate,
+  type CloneEvidence,
   type CloneMatch,
   cloneKey,
   closestNames,
   descriptionText,
   type NameMatch,
   rankClones,
+  scoreClones,
 } from './clones.js';
 
 export interface CloneSubject {
@@ -31,8 +33,8 @@ const toCandidate = (r: CandidateRow): CloneCandidate => ({
   ccu: r.ccu ?? 0,
 });
 
-/** The game's clones, most similar first (at most 10); never the game itself. */
-export async function findClones(db: Db, game: CloneSubject): Promise<CloneMatch[]> {
+/** The game's look-alike candidates within its genre (a loose superset of its clones). */
+async function candidatesOf(db: Db, game: CloneSubject): Promise<CandidateRow[]> {
   const key = cloneKey(game.name);
   const scope = { genre: game.genre, universeId: game.universeId };
   const byName = key === '' ? [] : await nameCandidates(db, { ...scope, key });
@@ -41,7 +43,28 @@ export async function findClones(db: Db, game: CloneSubject): Promise<CloneMatch
     descriptionText(game.description, game.name) === ''
       ? []
       : await descriptionCandidates(db, { ...scope, description: game.description });
-  return rankClones(game, [...byName, ...byDescription].map(toCandidate));
+  return [...byName, ...byDescription];
+}
+
+/** The game's clones, most similar first (at most 10); never the game itself. */
+export async function findClones(db: Db, game: CloneSubject): Promise<CloneMatch[]> {
+  return rankClones(game, (await candidatesOf(db, game)).map(toCandidate));
+}
+
+/**
+ * Every clone of the game (not only the 10 most similar), as its catalogue row with the evidence:
+ * the same candidates and rule as findClones. What the intelligence domain stores as clone pairs.
+ */
+export async function findCloneEvidence(
+  db: Db,
+  game: CloneSubject,
+): Promise<{ candidate: CandidateRow; evidence: CloneEvidence }[]> {
+  const rows = await candidatesOf(db, game);
+  const byId = new Map(rows.map((r) => [r.universe_id, r]));
+  return scoreClones(game, rows.map(toCandidate)).map(({ candidate, evidence }) => ({
+    candidate: byId.get(candidate.universeId)!,
+    evidence,
+  }));
 }
 
 /**

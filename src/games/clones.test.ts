@@ -7,8 +7,10 @@ import {
   descriptionText,
   jaccard,
   rankClones,
+  scoreClones,
   trigrams,
 } from './clones.js';
+import { clonesWithin } from './clones-genre.js';
 
 const similarity = (a: string, b: string, da = '', db = '') =>
   cloneSimilarity(cloneProfile({ name: a, description: da }), cloneProfile({ name: b, description: db }));
@@ -110,5 +112,40 @@ describe('ranking', () => {
     expect(rankClones(game, many).map((m) => m.place_id)).toEqual(
       Array.from({ length: 10 }, (_, i) => 124 - i),
     );
+  });
+});
+
+describe('clones within a genre', () => {
+  const games = [
+    { universeId: 1, name: 'Adopt Me!', description: LONG('Adopt Me!') },
+    { universeId: 2, name: 'NEW Adopt Me! [UPDATE]', description: '' },
+    { universeId: 3, name: 'Pet Paradise', description: LONG('Pet Paradise') },
+    { universeId: 4, name: 'Brookhaven RP', description: '' },
+    { universeId: 5, name: 'Brookhaven RPG', description: '' },
+    { universeId: 6, name: 'Zombie Tycoon', description: '' },
+    { universeId: 7, name: 'adopt me 2', description: '' },
+  ];
+  const key = (a: number, b: number) => `${Math.min(a, b)}-${Math.max(a, b)}`;
+
+  it('finds each pair once, with the evidence scoreClones gives against every other game', () => {
+    const within = clonesWithin(games, () => true);
+    const expected = games.flatMap((g) =>
+      scoreClones(g, games)
+        .filter(({ candidate }) => candidate.universeId > g.universeId)
+        .map(({ candidate, evidence }) => ({ pair: key(g.universeId, candidate.universeId), evidence })),
+    );
+    // Adopt Me and Pet Paradise share only their long description (names out).
+    expect(expected.map((e) => e.pair).sort()).toEqual(['1-2', '1-3', '1-7', '2-7', '4-5']);
+    expect(within.map(({ a, b, evidence }) => ({ pair: key(a.universeId, b.universeId), evidence }))).toEqual(
+      expect.arrayContaining(expected),
+    );
+    expect(within).toHaveLength(expected.length);
+  });
+
+  it('leaves out pairs of two games that are not subjects', () => {
+    const pairs = clonesWithin(games, (g) => g.universeId === 5).map(({ a, b }) =>
+      key(a.universeId, b.universeId),
+    );
+    expect(pairs).toEqual(['4-5']);
   });
 });

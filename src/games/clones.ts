@@ -113,6 +113,32 @@ export function cloneSimilarity(a: CloneProfile, b: CloneProfile): number {
   return Math.max(names, jaccard(a.descriptionGrams, b.descriptionGrams));
 }
 
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+/** What a similarity is made of: each figure rounded to four decimals. */
+export interface CloneEvidence {
+  /** Jaccard similarity of the clone keys' trigrams. */
+  name: number;
+  /** Jaccard similarity of the descriptionText() trigrams; null when either is too short to compare. */
+  description: number | null;
+  /** The higher of the two: what CLONE_THRESHOLD applies to. */
+  similarity: number;
+}
+
+/** The name and description similarity of two games, and the overall similarity they give. */
+export function cloneEvidence(a: CloneProfile, b: CloneProfile): CloneEvidence {
+  const name = jaccard(a.nameGrams, b.nameGrams);
+  if (a.descriptionGrams.size === 0 || b.descriptionGrams.size === 0) {
+    return { name: round4(name), description: null, similarity: round4(name) };
+  }
+  const description = jaccard(a.descriptionGrams, b.descriptionGrams);
+  return {
+    name: round4(name),
+    description: round4(description),
+    similarity: round4(Math.max(name, description)),
+  };
+}
+
 export interface CloneCandidate {
   universeId: number;
   placeId: number;
@@ -138,19 +164,35 @@ export function rankClones(
   candidates: readonly CloneCandidate[],
   limit = MAX_CLONES,
 ): CloneMatch[] {
+  const scored = scoreClones(game, candidates).map(({ candidate: c, evidence }) => ({
+    place_id: c.placeId,
+    name: c.name,
+    creator: c.creator,
+    similarity: evidence.similarity,
+    ccu: c.ccu,
+  }));
+  scored.sort((x, y) => y.similarity - x.similarity || y.ccu - x.ccu || x.place_id - y.place_id);
+  return scored.slice(0, limit).map(({ ccu: _ccu, ...match }) => match);
+}
+
+/**
+ * Every candidate that is a clone of `game` (similarity ≥ CLONE_THRESHOLD, four decimals), with its
+ * evidence, in candidate order; never the game itself, each candidate once. rankClones ranks these.
+ */
+export function scoreClones<C extends { universeId: number; name: string; description: string }>(
+  game: { universeId: number; name: string; description: string },
+  candidates: readonly C[],
+): { candidate: C; evidence: CloneEvidence }[] {
   const own = cloneProfile(game);
   const seen = new Set<number>([game.universeId]);
-  const scored: (CloneMatch & { ccu: number })[] = [];
+  const out: { candidate: C; evidence: CloneEvidence }[] = [];
   for (const c of candidates) {
     if (seen.has(c.universeId)) continue;
     seen.add(c.universeId);
-    const other = cloneProfile(c, own.descriptionGrams.size > 0);
-    const similarity = Math.round(cloneSimilarity(own, other) * 10_000) / 10_000;
-    if (similarity < CLONE_THRESHOLD) continue;
-    scored.push({ place_id: c.placeId, name: c.name, creator: c.creator, similarity, ccu: c.ccu });
+    const evidence = cloneEvidence(own, cloneProfile(c, own.descriptionGrams.size > 0));
+    if (evidence.similarity >= CLONE_THRESHOLD) out.push({ candidate: c, evidence });
   }
-  scored.sort((x, y) => y.similarity - x.similarity || y.ccu - x.ccu || x.place_id - y.place_id);
-  return scored.slice(0, limit).map(({ ccu: _ccu, ...match }) => match);
+  return out;
 }
 
 export interface NameMatch extends CloneMatch {

@@ -17,8 +17,16 @@ import { GamesService } from './games.service.js';
 import { registerRevenueRoutes, revenueSchemas } from './revenue.routes.js';
 import { RevenueService } from './revenue.service.js';
 
-export { CLONE_THRESHOLD, type NameMatch } from './clones.js';
-export { findClosestNames } from './clones.service.js';
+export {
+  CLONE_THRESHOLD,
+  type CloneEvidence,
+  cloneEvidence,
+  cloneProfile,
+  MIN_DESCRIPTION_WORDS,
+  type NameMatch,
+} from './clones.js';
+export { findCloneEvidence, findClosestNames } from './clones.service.js';
+export { clonesWithin, GenreClones } from './clones-genre.js';
 export {
   type DailyValue,
   forecastSeries,

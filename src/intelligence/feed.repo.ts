@@ -203,28 +203,23 @@ export async function recordRankEntries(db: Db, now: Date, quietHours: number): 
   });
 }
 
-/** Clone events: a game that copies `related` (detected by clone detection) — once per pair. */
-export async function recordCloneEvents(
-  db: Queryable,
-  pairs: { cloneUniverseId: number; originalUniverseId: number; similarity: number; detectedAt: Date }[],
-): Promise<void> {
-  if (pairs.length === 0) return;
-  await db.query(
+/**
+ * Clone events for the pairs clone detection stored since `since` (clone_pairs: detected after each
+ * collection and by detect-clones), once per pair; the clone is the event's game.
+ */
+export async function recordCloneEvents(db: Queryable, since: Date): Promise<number> {
+  const res = await db.query(
     `INSERT INTO market_events (kind, universe_id, creator_type, creator_id, related_universe_id, occurred_at,
                                 detected_at, data)
-     SELECT 'clone', g.universe_id, g.creator_type, g.creator_id, p.original, p.detected, p.detected,
-            jsonb_build_object('similarity', p.similarity)
-       FROM unnest($1::bigint[], $2::bigint[], $3::float8[], $4::timestamptz[]) AS p (clone, original, similarity, detected)
-       JOIN games g ON g.universe_id = p.clone
-      ORDER BY p.detected, g.universe_id
+     SELECT 'clone', g.universe_id, g.creator_type, g.creator_id, p.original_universe_id, p.detected_at,
+            p.detected_at, jsonb_build_object('similarity', p.similarity)
+       FROM clone_pairs p JOIN games g ON g.universe_id = p.clone_universe_id
+      WHERE p.detected_at >= $1
+      ORDER BY p.detected_at, p.id
      ON CONFLICT (universe_id, related_universe_id) WHERE kind = 'clone' DO NOTHING`,
-    [
-      pairs.map((p) => p.cloneUniverseId),
-      pairs.map((p) => p.originalUniverseId),
-      pairs.map((p) => p.similarity),
-      pairs.map((p) => p.detectedAt),
-    ],
+    [since],
   );
+  return res.rowCount ?? 0;
 }
 
 export async function pruneEvents(db: Queryable, before: Date): Promise<void> {

@@ -145,8 +145,11 @@ describe.each(testEngines())('intelligence follows, feed and creators on %s', (e
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/track/1', headers: bearer(user) })).statusCode,
     ).toBe(200);
-    // First collection: launches of Beta and the copy; records seeded; ranks learnt (no entry yet).
-    expect(await feed.produce(T1)).toEqual({ launches: 2, records: 0, entries: 0 });
+    // First collection: clone detection pairs the copy with Alpha ("X" is a copycat marker: the same
+    // key) and the eight fillers ("Filler 3": version numbers peeled off); launches of Beta and the
+    // copy; records seeded; ranks learnt (no entry yet).
+    await t.services.intelligence.clones.detect(T1);
+    expect(await feed.produce(T1)).toEqual({ launches: 2, clones: 29, records: 0, entries: 0 });
     await feed.recordUpdates(t.testDb.db, [
       {
         universeId: 3,
@@ -155,14 +158,11 @@ describe.each(testEngines())('intelligence follows, feed and creators on %s', (e
         detectedAt: new Date('2026-12-02T12:00:00Z'),
       },
     ]);
-    await feed.recordClones(t.testDb.db, [
-      { cloneUniverseId: 4, originalUniverseId: 1, similarity: 0.8667, detectedAt: T1 },
-    ]);
     // Second collection: Delta launches at #1; Alpha sets a record (1,200 ≥ 1.1 × 1,000 and + 50).
     await seedGames(t.testDb.db, [DELTA, { ...ALPHA, ccu: 1200 }], T2);
     clock.set(T2);
-    expect(await feed.produce(T2)).toEqual({ launches: 1, records: 1, entries: 2 });
-    expect(await feed.produce(T2)).toEqual({ launches: 0, records: 0, entries: 0 });
+    expect(await feed.produce(T2)).toEqual({ launches: 1, clones: 0, records: 1, entries: 2 });
+    expect(await feed.produce(T2)).toEqual({ launches: 0, clones: 0, records: 0, entries: 0 });
 
     const res = await get('/api/intelligence/feed');
     expect(res.statusCode).toBe(200);
@@ -191,25 +191,25 @@ describe.each(testEngines())('intelligence follows, feed and creators on %s', (e
         'Alpha Obby set a CCU record: 1,200 (previous 1,000).',
       ],
       ['launch', 'Delta Simulator', ['follows_creator'], 'Maker launched Delta Simulator (simulation).'],
+      ['update', 'Gamma Quest', ['follows_game'], 'Gamma Quest was updated.'],
       [
         'clone',
         'Alpha Obby X',
         ['clone_of_tracked_game'],
         'Alpha Obby X by Copier looks like a clone of Alpha Obby.',
       ],
-      ['update', 'Gamma Quest', ['follows_game'], 'Gamma Quest was updated.'],
       ['launch', 'Beta Tycoon', ['follows_creator'], 'Maker launched Beta Tycoon (simulation).'],
     ]);
-    const clone = body.items[4];
+    const clone = body.items[5];
     expect(clone.details).toEqual({
       ccu: null,
       previous_record: null,
       rank: null,
-      similarity: 0.8667,
+      similarity: 1,
       original: { place_id: 10, name: 'Alpha Obby' },
     });
     expect(body.items[2].details).toMatchObject({ ccu: 1200, previous_record: 1000 });
-    expect(body.items[5].occurred_at).toBe('2026-12-02T11:00:00.000Z');
+    expect(body.items[4].occurred_at).toBe('2026-12-02T11:00:00.000Z');
 
     const first = (await get('/api/intelligence/feed?limit=3')).json();
     expect(first.items.map((i: { kind: string }) => i.kind)).toEqual([
@@ -218,7 +218,7 @@ describe.each(testEngines())('intelligence follows, feed and creators on %s', (e
       'ccu_record',
     ]);
     const second = (await get(`/api/intelligence/feed?limit=3&cursor=${first.next_cursor}`)).json();
-    expect(second.items.map((i: { kind: string }) => i.kind)).toEqual(['launch', 'clone', 'update']);
+    expect(second.items.map((i: { kind: string }) => i.kind)).toEqual(['launch', 'update', 'clone']);
 
     // Unfollowing the game drops its update; unfollowing twice is fine.
     for (let i = 0; i < 2; i++) {

@@ -1,7 +1,7 @@
 /**
  * Follows and the feed. The collector's hook produces market events as it sees changes
- * (`produce` after each collection, `recordUpdates` as updates are stored, `recordClones` as clone
- * detection finds pairs); a user's feed only selects the events of what the user follows.
+ * (`produce` after each collection and clone detection, `recordUpdates` as updates are stored); a
+ * user's feed only selects the events of what the user follows.
  */
 import type { Clock } from '../clock.js';
 import type { Db, Queryable } from '../db/index.js';
@@ -28,6 +28,8 @@ export const RECORD_GAIN = 50;
 export const RECORD_MIN_AGE_DAYS = 14;
 /** A rank entry is announced only after this long outside the ranks. */
 export const RANK_QUIET_HOURS = 24;
+/** Clone pairs detected this recently become events (detection runs every 15 minutes at most). */
+const CLONE_LOOKBACK_DAYS = 2;
 /** Market events are kept this long. */
 export const EVENT_RETENTION_DAYS = 180;
 
@@ -104,9 +106,10 @@ export class FeedService {
   constructor(private readonly deps: FeedDeps) {}
 
   /** The collector's hook after each collection: launches, CCU records, rank entries; old events pruned. */
-  async produce(now: Date): Promise<{ launches: number; records: number; entries: number }> {
+  async produce(now: Date): Promise<{ launches: number; clones: number; records: number; entries: number }> {
     const { db } = this.deps;
     const launches = await repo.recordLaunches(db, now, LAUNCH_DAYS);
+    const clones = await repo.recordCloneEvents(db, new Date(now.getTime() - CLONE_LOOKBACK_DAYS * DAY_MS));
     await repo.seedCcuRecords(db, now);
     const records = await repo.recordCcuRecords(db, now, {
       minRatio: RECORD_RATIO,
@@ -115,16 +118,12 @@ export class FeedService {
     });
     const entries = await repo.recordRankEntries(db, now, RANK_QUIET_HOURS);
     await repo.pruneEvents(db, new Date(now.getTime() - EVENT_RETENTION_DAYS * DAY_MS));
-    return { launches, records, entries };
+    return { launches, clones, records, entries };
   }
 
   /** Update events, as the collector stores updates (chained after the updates domain's record). */
   recordUpdates = (db: Queryable, seen: Parameters<typeof repo.recordUpdateEvents>[1]): Promise<void> =>
     repo.recordUpdateEvents(db, seen);
-
-  /** Clone events, as clone detection stores pairs. */
-  recordClones = (db: Queryable, pairs: Parameters<typeof repo.recordCloneEvents>[1]): Promise<void> =>
-    repo.recordCloneEvents(db, pairs);
 
   private followsCap(plan: PlanName): number {
     return this.deps.entitlements.plans[plan].follows;

@@ -10,6 +10,8 @@
  *     evaluate-alerts               every ALERT_INTERVAL_SEC (15 min)
  *     measure-update-impact         every 15 min: measures the game updates whose 7-day window
  *                                   has passed (src/updates)
+ *     detect-clones                 every 15 min: clone pairs of games new or changed since the
+ *                                   last run (src/intelligence; also after each collection)
  *     collect-ugc-catalog           every 15 min: the UGC catalog (src/ugc); the first run on a
  *                                   simulated catalog backfills 35 days of history
  *     deliver-alerts                every minute (e-mail, webhooks, retries)
@@ -39,6 +41,7 @@
  */
 import type { AccountsService } from '../accounts/index.js';
 import { rollupJob } from '../analytics/index.js';
+import { detectClonesJob } from '../intelligence/index.js';
 import { refreshKeywordsJob } from '../keywords/index.js';
 import { scheduledCollection } from '../market/index.js';
 import type { Services } from '../services.js';
@@ -101,6 +104,7 @@ export function allJobs(s: Services): Job[] {
     measureUpdatesJob(s.updates),
     ...(s.ugc.collector ? [collectCatalogJob(s.ugc.collector)] : []),
     refreshKeywordsJob(s.keywords),
+    detectClonesJob(s.intelligence.clones),
     purgeRefreshTokensJob(s.accounts.accounts, s.teams),
     rollupJob(s.analytics),
     {

@@ -10,7 +10,10 @@ export interface CandidateRow {
   place_id: number;
   name: string;
   creator_name: string;
+  creator_id: number | null;
+  creator_type: string;
   description: string;
+  created_at: Date | null;
   ccu: number | null;
 }
 
@@ -26,7 +29,8 @@ export const DESCRIPTION_CANDIDATE_THRESHOLD = 0.5;
 /** A bound on the rows one detail request scores, however generic a name is. */
 const MAX_CANDIDATES = 1000;
 
-const COLUMNS = 'universe_id, place_id, name, creator_name, description, ccu';
+const COLUMNS =
+  'universe_id, place_id, name, creator_name, creator_id, creator_type, description, created_at, ccu';
 
 /**
  * Games of `genre` whose search text (normalised "name creator") contains the key's words or close

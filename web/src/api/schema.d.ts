@@ -4471,6 +4471,257 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/intelligence/clones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A game's clone pairs: the look-alikes it was copied from or that copy it, with the evidence
+         * @description 404 not_found for a game the service does not collect. Pairs are paged with a cursor (limit clamped to the plan cap). Pairs of games of the same genre that the game-detail clone detector matches, stored when the collector first sees either game (or its name, description or genre change) and checked again on every such change. Names are reduced to their clone key (lower case, accents stripped, bracketed tags, NEW/FREE/UPDATE/BETA/X markers and version numbers peeled off); name_similarity is the Jaccard similarity of the two keys’ character trigrams (as pg_trgm makes them). description_similarity is the same of the descriptions with each game’s own name taken out, null when either keeps fewer than 20 words (templates prove nothing). similarity is the higher of the two, four decimals; a pair needs similarity ≥ 0.8. The original is the game created first (undated games after dated ones; on a tie the busier, then the lower universe id). same_creator: the same Roblox user or group id. creation_gap_days: days from the original’s creation to the clone’s, one decimal. detected_at: when a detection run first found the pair.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Pairs per page (default 20). Clamped, not refused, above the plan cap: Explorer 10, Builder 50, Studio and Enterprise 200. */
+                    limit?: number;
+                    /** @description The game’s root place id. */
+                    place_id: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            game: {
+                                ccu: number | null;
+                                created_at: string | null;
+                                creator: string;
+                                genre: string;
+                                name: string;
+                                place_id: number;
+                                universe_id: number;
+                            };
+                            /** @description The largest limit this caller gets (its plan cap). */
+                            limit_cap: number;
+                            method: string;
+                            next_cursor: string | null;
+                            /** @description Pairs where the game is the original or the clone, most similar first; paged. */
+                            pairs: components["schemas"]["ClonePair"][];
+                            /** @description Stored pairs the game is in. */
+                            total: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/intelligence/clones/recent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Clone pairs detected lately across the market, newest first, with the evidence
+         * @description Pairs first detected in the last `days` days, optionally of one genre; paged with a cursor (limit clamped to the plan cap). Pairs of games of the same genre that the game-detail clone detector matches, stored when the collector first sees either game (or its name, description or genre change) and checked again on every such change. Names are reduced to their clone key (lower case, accents stripped, bracketed tags, NEW/FREE/UPDATE/BETA/X markers and version numbers peeled off); name_similarity is the Jaccard similarity of the two keys’ character trigrams (as pg_trgm makes them). description_similarity is the same of the descriptions with each game’s own name taken out, null when either keeps fewer than 20 words (templates prove nothing). similarity is the higher of the two, four decimals; a pair needs similarity ≥ 0.8. The original is the game created first (undated games after dated ones; on a tie the busier, then the lower universe id). same_creator: the same Roblox user or group id. creation_gap_days: days from the original’s creation to the clone’s, one decimal. detected_at: when a detection run first found the pair.
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page. */
+                    cursor?: string;
+                    /** @description Pairs first detected in the last this many days. */
+                    days?: number;
+                    /** @description Only games of this genre key; an unknown key is refused (422). */
+                    genre?: string;
+                    /** @description Pairs per page (default 20). Clamped, not refused, above the plan cap: Explorer 10, Builder 50, Studio and Enterprise 200. */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            genre: string | null;
+                            /** @description The largest limit this caller gets (its plan cap). */
+                            limit_cap: number;
+                            method: string;
+                            next_cursor: string | null;
+                            /** @description Newest detection first; paged. */
+                            pairs: components["schemas"]["ClonePair"][];
+                            /** Format: date-time */
+                            since: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/intelligence/creators/{creator_id}": {
         parameters: {
             query?: never;
@@ -15267,6 +15518,42 @@ export type components = {
             /** @description Universe (experience) id; tracking and alerts are keyed by it. */
             universe_id: number;
             visits: number;
+        };
+        /** ClonePair */
+        ClonePair: {
+            clone: {
+                ccu: number | null;
+                created_at: string | null;
+                creator: string;
+                genre: string;
+                name: string;
+                place_id: number;
+                universe_id: number;
+            };
+            /**
+             * Format: date-time
+             * @description When detection first found the pair.
+             */
+            detected_at: string;
+            evidence: {
+                creation_gap_days: number | null;
+                description_similarity: number | null;
+                /** @description Jaccard similarity of the clone keys’ trigrams, 0–1. */
+                name_similarity: number;
+                /** @description The same Roblox user or group made both. */
+                same_creator: boolean;
+                /** @description The higher of the name and description similarity, 0.8–1. */
+                similarity: number;
+            };
+            original: {
+                ccu: number | null;
+                created_at: string | null;
+                creator: string;
+                genre: string;
+                name: string;
+                place_id: number;
+                universe_id: number;
+            };
         };
         /** CreatedAlert */
         CreatedAlert: {
