@@ -557,3 +557,117 @@ describe('accessibility', () => {
     expect((await seriousViolations(anonymous.page)).join('\n')).toMatch(/^image-alt \(critical\)/);
   }, 300_000);
 });
+
+interface Pair {
+  original: { place_id: number; name: string; genre: string };
+  clone: { place_id: number; name: string; genre: string };
+}
+
+/** Polls (as the signed-in page) until the detection after the first collection has stored pairs. */
+async function pairsDetected(page: Page, timeoutMs: number): Promise<Pair[]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await page.request.get(`${e.url}/api/intelligence/clones/recent?limit=200`);
+    if (res.status() === 200) {
+      const pairs = ((await res.json()) as { pairs: Pair[] }).pairs;
+      if (pairs.length > 0) return pairs;
+    }
+    if (Date.now() > until) throw new Error(`no clone pair was detected within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+const rows = (page: Page, table = 'clones-table') => page.locator(`[data-testid="${table}"] tbody tr`);
+
+describe('clones page', () => {
+  it("lists the detected clone pairs with their evidence, filters by genre, shows more, and opens a game's pairs", async () => {
+    const { page } = await e.newPage();
+    await e.signIn(page, 'studio@demo.test');
+    const pairs = await pairsDetected(page, 240_000);
+
+    await page.goto('/intelligence/clones');
+    await rows(page).first().waitFor({ timeout: 20_000 });
+    await settle(page);
+    expect(await rows(page).count()).toBe(Math.min(50, pairs.length));
+    expect(await page.getByTestId('clones-plan-cap').textContent()).toBe('Up to 200 per page on your plan.');
+    // Every row shows a similarity of at least 80%.
+    const similarities = (await rows(page).locator('td:nth-child(3)').allInnerTexts()).map((t) =>
+      Number(t.replace('%', '')),
+    );
+    expect(similarities.every((s) => s >= 80 && s <= 100)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    if (pairs.length > 50) {
+      await page.getByRole('button', { name: 'Show more' }).click();
+      await rows(page).nth(50).waitFor();
+      expect(await rows(page).count()).toBe(Math.min(100, pairs.length));
+    }
+
+    const genre = pairs[0]!.clone.genre;
+    const byGenre = await page.request.get(
+      `${e.url}/api/intelligence/clones/recent?limit=200&genre=${genre}`,
+    );
+    const inGenre = ((await byGenre.json()) as { pairs: Pair[] }).pairs.length;
+    await page.getByLabel('Genre').selectOption(genre);
+    await settle(page);
+    expect(await rows(page).count()).toBe(Math.min(50, inGenre));
+
+    const clone = rows(page).first().locator('td:nth-child(2) a');
+    const name = await clone.textContent();
+    await clone.click();
+    await page.waitForURL(/\/intelligence\/clones\?place_id=\d+$/);
+    await page.getByRole('heading', { level: 1, name: `${name}: clones` }).waitFor();
+    await rows(page, 'game-clones-table').first().waitFor();
+    expect(await page.getByTestId('game-clones-total').textContent()).toMatch(/^[\d,]+ clone pairs?$/);
+    expect(await rows(page, 'game-clones-table').count()).toBeGreaterThan(0);
+  }, 360_000);
+});
+
+/** Polls until the catalog's first collection (its backfill) has stored the trends. */
+async function catalogCollected(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(`${url}/api/ugc/trends`).catch(() => undefined);
+    if (res?.status === 200 && ((await res.json()) as { computed_at: string | null }).computed_at) return;
+    if (Date.now() > until) throw new Error(`the UGC catalog was not collected within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+const ugcRows = (page: Page) => page.locator('[data-testid="ugc-items-table"] tbody tr');
+
+describe('UGC catalog pages', () => {
+  it('lists, filters, sorts and pages the catalog, shows what is rising, and opens an item with its chart', async () => {
+    await catalogCollected(e.url, 120_000);
+    const { page } = await e.newPage();
+    await page.goto('/ugc');
+    await ugcRows(page).first().waitFor({ timeout: 20_000 });
+    await settle(page);
+    expect(await ugcRows(page).count()).toBe(25);
+    expect(await page.getByTestId('ugc-category-chart').getAttribute('data-drawn')).toBe('true');
+    expect(await page.getByTestId('ugc-creators').locator('li').count()).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: 'More items' }).click();
+    await ugcRows(page).nth(25).waitFor();
+    expect(await ugcRows(page).count()).toBe(50);
+
+    await page.getByLabel('Category').selectOption('hat');
+    await page.getByLabel('Sort by').selectOption('price');
+    await settle(page);
+    const categories = await ugcRows(page).locator('td:nth-child(2)').allInnerTexts();
+    expect(categories.length).toBeGreaterThan(0);
+    expect(new Set(categories)).toEqual(new Set(['Hats']));
+    const prices = (await ugcRows(page).locator('td:nth-child(4)').allInnerTexts()).map((p) =>
+      Number(p.replace(/[^\d]/g, '')),
+    );
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+
+    const first = ugcRows(page).first().locator('a');
+    const name = await first.innerText();
+    await first.click();
+    await page.getByRole('heading', { name }).waitFor();
+    await settle(page);
+    expect(await page.getByTestId('ugc-item-chart').getAttribute('data-drawn')).toBe('true');
+    expect(await page.getByTestId('ugc-item-figures').innerText()).toMatch(/Favourites\s+[\d,]+/);
+  }, 180_000);
+});
