@@ -10,6 +10,8 @@ import type { Entitlements } from '../plans.js';
 import type { UpdateImpactService } from '../updates/index.js';
 import { registerCreatorRoutes } from './creators.routes.js';
 import { CreatorService } from './creators.service.js';
+import { registerSuccessPatternRoutes } from './success-patterns.routes.js';
+import { SuccessPatternService } from './success-patterns.service.js';
 
 export interface IntelligenceDeps {
   db: Db;
@@ -20,12 +22,14 @@ export interface IntelligenceDeps {
 
 export interface Intelligence {
   creators: CreatorService;
+  patterns: SuccessPatternService;
 }
 
 export function createIntelligence(deps: IntelligenceDeps): Intelligence {
-  return { creators: new CreatorService(deps) };
+  return { creators: new CreatorService(deps), patterns: new SuccessPatternService(deps) };
 }
 
 export function registerIntelligence(app: FastifyInstance, intelligence: Intelligence): void {
   registerCreatorRoutes(app, intelligence.creators);
+  registerSuccessPatternRoutes(app, intelligence.patterns);
 }
