@@ -28,6 +28,7 @@ export const routes: RouteObject[] = [
       { path: 'ugc/items/:id', lazy: () => import('./pages/ugc/UgcItem') },
       { path: 'keywords', lazy: () => import('./pages/keywords/Keywords') },
       { path: 'keywords/:keyword', lazy: () => import('./pages/keywords/Keywords') },
+      { path: 'intelligence/patterns', lazy: () => import('./pages/intelligence/SuccessPatterns') },
       { path: 'games/:placeId', lazy: () => import('./pages/game/Game') },
       { path: 'tracking', lazy: () => import('./pages/tracking/Tracking') },
       { path: 'dev-lens', lazy: () => import('./pages/devlens/DevLens') },
