@@ -20,6 +20,11 @@ afterAll(async () => {
 describe('success patterns page', () => {
   it('shows Studio the comparison with its forest plot and table, and Explorer the Builder upsell', async () => {
     const { page } = await e.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     await e.signIn(page, 'studio@demo.test');
     await page.goto('/intelligence/patterns');
     await page.getByRole('heading', { level: 1, name: 'Success patterns' }).waitFor();
@@ -34,7 +39,12 @@ describe('success patterns page', () => {
     expect(await page.getByTestId('patterns-summary').innerText()).toMatch(
       /^[\d,]+ of [\d,]+ games with readings qualify; the top quartile \([\d,]+ games, growth ≥ [+−-]?[\d.]+%\)/,
     );
-    expect(await page.getByTestId('patterns-forest').getAttribute('data-drawn')).toBe('true');
+    await page
+      .locator('[data-testid="patterns-forest"][data-drawn="true"]')
+      .waitFor({ timeout: 20_000 })
+      .catch(() => {
+        throw new Error(`the forest plot was not drawn; page errors: ${errors.join(' | ') || 'none'}`);
+      });
     // Ten numeric features at least (title keywords come on top of them).
     expect(await page.getByTestId('patterns-table').locator('tbody tr').count()).toBeGreaterThanOrEqual(10);
     // Either patterns in words, or the statement that none separates the groups.
@@ -49,6 +59,8 @@ describe('success patterns page', () => {
     await page.getByLabel('Genre').selectOption({ index: 1 });
     await settle(page);
     expect(await page.getByText('How this is computed').count()).toBe(1);
+    // Before axe runs: its own string evaluation is refused by the page's CSP and logged.
+    expect(errors).toEqual([]);
     expect(await seriousViolations(page)).toEqual([]);
 
     const explorer = await e.newPage();
