@@ -16,6 +16,8 @@
  *   of /healthz), one keyword's page and a draft title's score;
  * - the clone pairs (issue 20): detection over the whole catalogue timed once after the backfill,
  *   and /api/intelligence/clones/recent (goal ≥ 0.5 of /healthz).
+ * - success patterns (issue 20): /api/intelligence/success-patterns over 7 days, market-wide and
+ *   for one genre (goal ≥ 0.5 of /healthz; the answer is kept an hour, so this is the kept read).
  * All of it runs at a fixed logical moment after the simulated market's last launch, so every one
  * of the 50,000 catalogue games is live and a run reproduces the previous one's data.
  *
@@ -366,6 +368,21 @@ async function checkMarket(server: MarketServer, place: number): Promise<void> {
     const games = (b as { games_total: number }).games_total;
     return games > 1000 ? undefined : `"tycoon" on ${games} games`;
   });
+  // 7 days: the 35 backfilled days hold two 7-day windows (not two 30-day ones).
+  await expectBody(`${server.url}/api/intelligence/success-patterns?period=7d`, signedIn, (b) => {
+    const { eligible_games, features } = b as { eligible_games: number; features: unknown[] };
+    return eligible_games > 1000 && features.length >= 10
+      ? undefined
+      : `success patterns over ${eligible_games} eligible games with ${features.length} features`;
+  });
+  await expectBody(
+    `${server.url}/api/intelligence/success-patterns?genre=simulation&period=7d`,
+    signedIn,
+    (b) => {
+      const genre = (b as { genre: string | null }).genre;
+      return genre === 'simulation' ? undefined : `success patterns of genre ${genre}`;
+    },
+  );
 }
 
 async function readFigures(
@@ -410,6 +427,21 @@ async function readFigures(
         goal: LIST_GOAL,
         run: () =>
           load(`${server.url}/api/keywords/trending?sort=growth&genre=simulation&period=30d`, options, {
+            headers: signedIn,
+          }),
+      },
+      // Computed once per (genre, period) and kept an hour: the load reads the kept answer.
+      {
+        name: 'GET /api/intelligence/success-patterns?period=7d (signed-in user)',
+        goal: LIST_GOAL,
+        run: () =>
+          load(`${server.url}/api/intelligence/success-patterns?period=7d`, options, { headers: signedIn }),
+      },
+      {
+        name: 'GET /api/intelligence/success-patterns?genre=simulation&period=7d (signed-in user)',
+        goal: LIST_GOAL,
+        run: () =>
+          load(`${server.url}/api/intelligence/success-patterns?genre=simulation&period=7d`, options, {
             headers: signedIn,
           }),
       },

@@ -271,3 +271,90 @@ export function studentTQuantile(p: number, df: number): number {
   const q = (lo + hi) / 2;
   return p > 0.5 ? q : -q;
 }
+
+/** Cliff's δ of two samples with its confidence interval (see `cliffsDelta`). */
+export interface CliffsDelta {
+  /** P(a > b) − P(a < b) over every pair, −1..1 (ties count half each way, so add nothing). */
+  delta: number;
+  /** The estimate's standard error (Cliff's consistent estimator, floored; see `cliffsDelta`). */
+  se: number;
+  low: number;
+  high: number;
+}
+
+/** How many values of `sorted` are below `x` and how many above it (binary search). */
+function belowAbove(x: number, sorted: Float64Array): { below: number; above: number } {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  const below = lo;
+  hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return { below, above: sorted.length - lo };
+}
+
+/**
+ * Cliff's δ (dominance) of `a` over `b`: the share of pairs where a's value is the larger minus the
+ * share where it is the smaller. Rank-based, so it ignores scale, skew and any monotone transform
+ * (log or not, the same δ), and it is the difference of proportions for 0/1 data. Its standard error
+ * is Cliff's (1993) consistent estimator
+ *   s² = [n_b² Σᵢ(δᵢ. − δ)² + n_a² Σⱼ(δ.ⱼ − δ)² − ΣᵢΣⱼ(dᵢⱼ − δ)²] / [n_a n_b (n_a − 1)(n_b − 1)],
+ * floored at (1 − δ²)/(n_a n_b − 1) so that ties alone never give a zero-width interval, and the
+ * interval is Cliff's asymmetric one, (δ − δ³ ± z s √((1 − δ²)² + z² s²)) / (1 − δ² + z² s²), which
+ * stays inside [−1, 1]. When the groups do not overlap at all (|δ| = 1, s = 0) it runs from
+ * ±(2W − 1) to ±1, W the Wilson lower limit of m successes out of m, m the smaller group.
+ * O((n_a + n_b) log n_b): every pair's sign comes from binary searches. Null under two values a group.
+ */
+export function cliffsDelta(a: readonly number[], b: readonly number[], level = 0.95): CliffsDelta | null {
+  const na = a.length;
+  const nb = b.length;
+  if (na < 2 || nb < 2) return null;
+  const sortedA = Float64Array.from(a).sort();
+  const sortedB = Float64Array.from(b).sort();
+  // dᵢ. = (#b below aᵢ − #b above aᵢ) / n_b; d.ⱼ = (#a above bⱼ − #a below bⱼ) / n_a.
+  let untied = 0;
+  const rows = a.map((x) => {
+    const { below, above } = belowAbove(x, sortedB);
+    untied += below + above;
+    return (below - above) / nb;
+  });
+  const cols = b.map((y) => {
+    const { below, above } = belowAbove(y, sortedA);
+    return (above - below) / na;
+  });
+  const pairs = na * nb;
+  const delta = mean(rows);
+  let rowSs = 0;
+  for (const r of rows) rowSs += (r - delta) ** 2;
+  let colSs = 0;
+  for (const c of cols) colSs += (c - delta) ** 2;
+  // Σ(dᵢⱼ − δ)² = Σdᵢⱼ² − n_a n_b δ², and dᵢⱼ² is 1 for every untied pair.
+  const pairSs = untied - pairs * delta * delta;
+  const estimate = (nb * nb * rowSs + na * na * colSs - pairSs) / (pairs * (na - 1) * (nb - 1));
+  const variance = Math.max(estimate, (1 - delta * delta) / (pairs - 1));
+  const se = Math.sqrt(Math.max(0, variance));
+  const z = normalQuantile((1 + level) / 2);
+  if (Math.abs(delta) >= 1 && !(se > 0)) {
+    const m = Math.min(na, nb);
+    const edge = 2 * wilson(m, m, level).low - 1;
+    return delta > 0 ? { delta, se: 0, low: edge, high: 1 } : { delta, se: 0, low: -1, high: -edge };
+  }
+  const d2 = 1 - delta * delta;
+  const zs2 = z * z * variance;
+  const root = z * se * Math.sqrt(d2 * d2 + zs2);
+  const denominator = d2 + zs2;
+  return {
+    delta,
+    se,
+    low: Math.max(-1, (delta - delta ** 3 - root) / denominator),
+    high: Math.min(1, (delta - delta ** 3 + root) / denominator),
+  };
+}

@@ -21,6 +21,9 @@ export type { ClonePairT } from './clones.schemas.js';
 export { ClonePairService } from './clones.service.js';
 export { FeedService } from './feed.service.js';
 
+import { registerSuccessPatternRoutes } from './success-patterns.routes.js';
+import { SuccessPatternService } from './success-patterns.service.js';
+
 export interface IntelligenceDeps {
   db: Db;
   clock: Clock;
@@ -34,6 +37,8 @@ export interface Intelligence {
   feed: FeedService;
   /** Clone pairs: detected after each collection and by detect-clones; newPairs() serves the feed. */
   clones: ClonePairService;
+  /** What separates the games that grew most from the rest (Builder and up). */
+  patterns: SuccessPatternService;
 }
 
 export function createIntelligence(deps: IntelligenceDeps): Intelligence {
@@ -41,6 +46,7 @@ export function createIntelligence(deps: IntelligenceDeps): Intelligence {
     creators: new CreatorService(deps),
     feed: new FeedService(deps),
     clones: new ClonePairService(deps),
+    patterns: new SuccessPatternService(deps),
   };
 }
 
@@ -49,6 +55,7 @@ export function registerIntelligence(app: FastifyInstance, intelligence: Intelli
   registerCreatorRoutes(app, intelligence.creators);
   registerFeedRoutes(app, intelligence.feed);
   registerCloneRoutes(app, intelligence.clones);
+  registerSuccessPatternRoutes(app, intelligence.patterns);
 }
 
 /** Stores the clone pairs of games new or changed since the last run (the collector also runs it). */

@@ -11,6 +11,7 @@ import { keywordSchemas } from './keywords.schemas.js';
 import { KeywordService, type KeywordsDeps } from './keywords.service.js';
 
 export { KeywordService } from './keywords.service.js';
+export { textTerms } from './terms.js';
 
 export function createKeywords(deps: KeywordsDeps): KeywordService {
   return new KeywordService(deps);

@@ -129,13 +129,14 @@ export async function startE2e(): Promise<E2e> {
  * and every chart drawn. */
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => {});
-  await page
-    .waitForFunction(
-      `!document.querySelector('.state-loading') && [...document.querySelectorAll('.chart')].every((c) => c.dataset.drawn === 'true')`,
-      undefined,
-      { timeout: 20_000 },
-    )
-    .catch(() => {});
+  // Polled from here: page.waitForFunction builds its predicate with new Function inside the page,
+  // which the page's CSP (no unsafe-eval) refuses; page.evaluate goes through the DevTools protocol.
+  const ready = `!document.querySelector('.state-loading') && [...document.querySelectorAll('.chart')].every((c) => c.dataset.drawn === 'true')`;
+  const until = Date.now() + 20_000;
+  while (Date.now() < until) {
+    if (await page.evaluate(ready).catch(() => false)) return;
+    await page.waitForTimeout(100);
+  }
 }
 
 let axeSource: string | undefined;

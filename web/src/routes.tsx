@@ -31,6 +31,7 @@ export const routes: RouteObject[] = [
       { path: 'intelligence/creators/:creatorId', lazy: () => import('./pages/intelligence/Intelligence') },
       { path: 'keywords/:keyword', lazy: () => import('./pages/keywords/Keywords') },
       { path: 'intelligence/clones', lazy: () => import('./pages/intelligence/Clones') },
+      { path: 'intelligence/patterns', lazy: () => import('./pages/intelligence/SuccessPatterns') },
       { path: 'games/:placeId', lazy: () => import('./pages/game/Game') },
       { path: 'tracking', lazy: () => import('./pages/tracking/Tracking') },
       { path: 'dev-lens', lazy: () => import('./pages/devlens/DevLens') },

@@ -5438,6 +5438,147 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/intelligence/success-patterns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the fastest-growing games of a genre have in common, against the rest
+         * @description Computed on request from the stored catalogue and daily rollups and kept 60 minutes per genre and period in each process (the data changes once a day). Every figure is traceable: eligible_games, each group’s games and each feature’s n say on how many games it stands. 200 with features [] and a reason when too few games qualify. Growth: a game’s mean daily CCU over the period’s complete UTC days (through through_day, the last rolled-up day) against the same number of days before, minus 1. Eligible: readings on at least 80% of the days of both windows and a baseline mean of at least 10 CCU (so tiny games’ noise does not dominate); at least 20 eligible games are needed, else features is empty and reason says why. Top quartile: growth at or above the 75th percentile of the eligible games (linear interpolation); the rest: the other eligible games. Features, as stored now: age in days since the platform creation date; updates per 30 days over the last 90 days (fewer when the game’s daily history is shorter); max players per server; game passes, their median and highest price (Robux; games whose passes were never read have none); like ratio up / (up + down); favourites per 1,000 visits; description length in characters; title length in words. Numeric features: each group’s median and Cliff’s δ (top over rest: P(top > rest) − P(top < rest), −1..1), chosen because these values are skewed, bounded and tied and δ uses only their order (no transform or outlier moves it); 95% interval from Cliff’s consistent variance estimate with his asymmetric interval (the Wilson bound of the smaller group when the groups do not overlap); measured when each group has at least 5 values. Title keywords: the 10 commonest keywords (words and two-word phrases, as the keyword lists cut titles) on at least 5 eligible titles; the share of each group whose title has it and the difference with Newcombe’s hybrid score interval (for yes/no data Cliff’s δ is that difference, so both sort on one scale). pattern: a sentence only when the 95% interval excludes zero. Each interval is 95% on its own, not adjusted for the number of features compared: with about 20 features expect about one chance pattern when nothing differs. These are associations among the games that grew, not causes.
+         *
+         *     Requires the Builder plan or higher (403 plan_upgrade_required).
+         *
+         *     After too many unknown API keys (401 api_key_invalid) from one IP within a minute (20 by default), that IP's X-API-Key requests get 429 rate_limited with Retry-After for a minute, without a lookup.
+         *
+         *     Cookie-authenticated POST/PUT/PATCH/DELETE need X-CSRF-Token (403 csrf_invalid).
+         *
+         *     Rate limited per user, API key or anonymous IP: RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only games of this genre key; an unknown key is refused (422). */
+                    genre?: string;
+                    /** @description Growth over the last 7, 30 or 90 complete UTC days against the same number of days before. */
+                    period?: "7d" | "30d" | "90d";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            baseline_window: {
+                                /** Format: date */
+                                from: string;
+                                /** Format: date */
+                                to: string;
+                            } | null;
+                            /** Format: date-time */
+                            computed_at: string;
+                            current_window: {
+                                /** Format: date */
+                                from: string;
+                                /** Format: date */
+                                to: string;
+                            } | null;
+                            /** @description Of those, the games with enough history (see method). */
+                            eligible_games: number;
+                            /** @description Significant first, then by |effect|; empty when there are too few eligible games. */
+                            features: components["schemas"]["SuccessPattern"][];
+                            /** @description Games (of the genre) with a reading in the current window. */
+                            games_with_readings: number;
+                            genre: string | null;
+                            growth_threshold: number | null;
+                            method: string;
+                            period: "7d" | "30d" | "90d";
+                            reason: string | null;
+                            rest: {
+                                games: number;
+                                median_growth: number | null;
+                            };
+                            through_day: string | null;
+                            top_quartile: {
+                                games: number;
+                                median_growth: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -17299,6 +17440,30 @@ export type components = {
              * @description When the definition was last set.
              */
             updated_at: string;
+        };
+        /** SuccessPattern */
+        SuccessPattern: {
+            ci_high: number | null;
+            ci_low: number | null;
+            effect: number | null;
+            /** @description age_days, updates_per_30d, max_players, gamepass_count, gamepass_median_price, gamepass_max_price, like_ratio, favorites_per_1k_visits, description_length, title_words, or title:<keyword>. */
+            feature: string;
+            kind: "numeric" | "title_keyword";
+            label: string;
+            measure: "cliffs_delta" | "difference_in_proportions";
+            pattern: string | null;
+            rest: {
+                /** @description Games of the group with a value for this feature. */
+                n: number;
+                value: number | null;
+            };
+            /** @description The 95% interval excludes zero. */
+            significant: boolean;
+            top: {
+                /** @description Games of the group with a value for this feature. */
+                n: number;
+                value: number | null;
+            };
         };
         Team: {
             /** Format: date-time */
