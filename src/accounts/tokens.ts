@@ -16,8 +16,18 @@ export interface AccessClaims {
   sessionId: string;
 }
 
+/** Verified tokens kept in memory (each at most until it expires); past this many the memory starts over. */
+const VERIFIED_KEPT = 10_000;
+
 export class TokenSigner {
   private readonly key: Uint8Array;
+  /**
+   * Tokens whose signature was checked, with their claims and expiry (epoch seconds). A client sends
+   * the same token with every request for 15 minutes, and checking an HMAC through WebCrypto costs
+   * more than the rest of a cached read; the token's version (logout, password change) is still
+   * checked on every request by the caller.
+   */
+  private readonly verified = new Map<string, { claims: AccessClaims; exp: number }>();
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
@@ -36,6 +46,14 @@ export class TokenSigner {
 
   /** The claims of a valid, unexpired token; undefined for anything else. */
   async verify(token: string, now: Date): Promise<AccessClaims | undefined> {
+    const nowSec = Math.floor(now.getTime() / 1000);
+    const kept = this.verified.get(token);
+    if (kept) {
+      // As jose decides: expired once exp <= now.
+      if (kept.exp > nowSec) return kept.claims;
+      this.verified.delete(token);
+      return undefined;
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -50,7 +68,10 @@ export class TokenSigner {
       ) {
         return undefined;
       }
-      return { userId, tokenVersion: payload.tv, sessionId: payload.sid };
+      const claims = { userId, tokenVersion: payload.tv, sessionId: payload.sid };
+      if (this.verified.size >= VERIFIED_KEPT) this.verified.clear();
+      this.verified.set(token, { claims, exp: payload.exp! });
+      return claims;
     } catch (err) {
       if (err instanceof joseErrors.JOSEError) return undefined;
       throw err;

@@ -1,6 +1,7 @@
 import { PlaceParams } from '../games/index.js';
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
+import { sendSerialised } from '../http/serializers.js';
 import { effectivePlan } from '../identity.js';
 import {
   GameUpdatesQuery,
@@ -11,7 +12,7 @@ import {
   TimingQuery,
   TimingResponse,
 } from './updates.schemas.js';
-import { TIMING_CACHE_MS, type UpdateImpactService } from './updates.service.js';
+import { RECENT_CACHE_MS, TIMING_CACHE_MS, type UpdateImpactService } from './updates.service.js';
 
 const access = { auth: 'read' } as const;
 
@@ -25,12 +26,15 @@ export function registerUpdateRoutes(app: App, updates: UpdateImpactService): vo
       schema: {
         tags: ['update impact'],
         summary: 'Biggest gains or losses from game updates across the market',
-        description: `Measured updates of the last \`days\` days, ranked by impact, with a cursor. ${METHOD}`,
+        description:
+          `Measured updates of the last \`days\` days, ranked by impact, with a cursor; a page is served from memory ` +
+          `for ${RECENT_CACHE_MS / 1000} s. ${METHOD}`,
         querystring: RecentQuery,
         response: { 200: RecentResponse, ...errorResponses(422) },
       },
     },
-    async (request) => updates.recent(request.query, effectivePlan(request.principal)),
+    async (request, reply) =>
+      sendSerialised(reply, await updates.recent(request.query, effectivePlan(request.principal))),
   );
   app.get(
     '/api/update-impact/timing',

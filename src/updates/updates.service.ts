@@ -10,6 +10,7 @@ import type { Db, Queryable } from '../db/index.js';
 import { errors } from '../errors.js';
 import { dailyHistory, dayKey } from '../games/index.js';
 import { decodeCursor, encodeCursor } from '../http/pages.js';
+import type { SerialisedBody } from '../http/serializers.js';
 import { assertKnownGenre, findGameByPlaceId, type SeenUpdate } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import { BASELINE_DAYS, measureImpact, WINDOW_DAYS } from './impact.js';
@@ -34,6 +35,8 @@ const BATCH = 200;
 const ANALYSE_AFTER = 1000;
 /** Timing aggregates every measured update: computed at most this often per genre and window. */
 export const TIMING_CACHE_MS = 5 * 60_000;
+/** Pages of the market-wide list are served from memory this long. */
+export const RECENT_CACHE_MS = 60_000;
 /** A weekday or hour needs this many measured updates to be named best. */
 export const MIN_TIMING_UPDATES = 10;
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -90,6 +93,7 @@ function toApi(r: repo.UpdateRow): UpdateImpactT {
 
 export class UpdateImpactService {
   private readonly timingCache = new TtlCache<TimingResponseT>(TIMING_CACHE_MS, 200);
+  private readonly recentPages = new TtlCache<SerialisedBody>(RECENT_CACHE_MS, 1000);
 
   constructor(private readonly deps: UpdatesDeps) {}
 
@@ -156,12 +160,29 @@ export class UpdateImpactService {
     return rows.map((r) => ({ universe_id: Number(r.universe_id), ...toApi(r) }));
   }
 
-  async recent(q: RecentQueryT, plan: PlanName): Promise<RecentResponseT> {
+  /**
+   * GET /api/update-impact/recent as serialised JSON: a page is kept RECENT_CACHE_MS per process
+   * (impacts are measured every 15 minutes), so a repeated read costs no query.
+   */
+  async recent(q: RecentQueryT, plan: PlanName): Promise<SerialisedBody> {
     await assertKnownGenre(this.deps.db, q.genre);
     const { cap, limit } = this.cap(plan, q.limit);
-    const now = this.deps.clock.now();
-    const since = new Date(now.getTime() - q.days * DAY_MS);
     const after = decodeCursor(q.cursor, 2);
+    const key = [q.genre ?? '', q.direction, q.days, q.significant_only, q.cursor ?? '', limit, cap].join(
+      '|',
+    );
+    const now = this.deps.clock.now();
+    return this.recentPages.get(key, now.getTime(), async () =>
+      JSON.stringify(await this.computeRecent(q, now, { cap, limit, after })),
+    );
+  }
+
+  private async computeRecent(
+    q: RecentQueryT,
+    now: Date,
+    { cap, limit, after }: { cap: number; limit: number; after: number[] | undefined },
+  ): Promise<RecentResponseT> {
+    const since = new Date(now.getTime() - q.days * DAY_MS);
     const rows = await repo.rankedUpdates(this.deps.db, {
       since,
       until: now,
