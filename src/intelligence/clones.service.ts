@@ -3,6 +3,7 @@
  * from them. Detection is the games domain's clone detector (findCloneEvidence), run once per game
  * that is new or whose genre, name or description changed.
  */
+import { TtlCache } from '../cache.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
@@ -111,7 +112,12 @@ function addPair(
   });
 }
 
+/** Pages of the recent list are served from memory this long. */
+export const RECENT_PAGE_MS = 60_000;
+
 export class ClonePairService {
+  private readonly recentPages = new TtlCache<RecentClonesResponseT>(RECENT_PAGE_MS, 1000);
+
   constructor(private readonly deps: ClonesDeps) {}
 
   /**
@@ -124,13 +130,16 @@ export class ClonePairService {
     const genres = await repo.uncheckedGenres(this.deps.db, CLONE_RULES_VERSION);
     const waiting = genres.reduce((n, g) => n + g.n, 0);
     if (waiting === 0) return { checked: 0, detected: 0 };
-    return waiting >= BULK_FROM
+    const result = await (waiting >= BULK_FROM
       ? this.detectByGenre(
           now,
           genres.map((g) => g.genre),
           options,
         )
-      : this.detectOneByOne(now, options);
+      : this.detectOneByOne(now, options));
+    // This process's kept pages go at once; another process's within RECENT_PAGE_MS.
+    this.recentPages.clear();
+    return result;
   }
 
   /** Game by game: the candidates game detail searches (pg_trgm), scored by the same rule. */
@@ -236,10 +245,21 @@ export class ClonePairService {
   }
 
   /** GET /api/intelligence/clones/recent: the newest detected pairs. */
+  /** GET /clones/recent: a page is kept RECENT_PAGE_MS per process (pairs arrive with collections). */
   async recent(q: RecentClonesQueryT, plan: PlanName): Promise<RecentClonesResponseT> {
     await assertKnownGenre(this.deps.db, q.genre);
     const { cap, limit } = this.cap(plan, q.limit);
     const after = decodeCursor(q.cursor, 2);
+    const key = [q.genre ?? '', q.days, q.cursor ?? '', limit, cap].join('|');
+    return this.recentPages.get(key, this.deps.clock.now().getTime(), () =>
+      this.computeRecent(q, { cap, limit, after }),
+    );
+  }
+
+  private async computeRecent(
+    q: RecentClonesQueryT,
+    { cap, limit, after }: { cap: number; limit: number; after: number[] | undefined },
+  ): Promise<RecentClonesResponseT> {
     const since = new Date(this.deps.clock.now().getTime() - q.days * DAY_MS);
     const rows = await repo.recentPairs(this.deps.db, {
       genre: q.genre ?? null,

@@ -68,6 +68,7 @@ function contains(b: string, a: string): boolean {
 
 export class KeywordService {
   private readonly lists = new TtlCache<string>(LIST_CACHE_MS, 2000);
+  private readonly keywordPages = new TtlCache<KeywordResponseT>(LIST_CACHE_MS, 1000);
   private readonly details = new TtlCache<Pick<KeywordResponseT, 'history' | 'related'>>(
     DETAIL_CACHE_MS,
     500,
@@ -162,8 +163,16 @@ export class KeywordService {
     });
   }
 
-  /** GET /api/keywords/{keyword}. */
+  /** GET /api/keywords/{keyword}: an answer is kept LIST_CACHE_MS per process (the lists change daily). */
   async keyword(input: string, q: KeywordQueryT, plan: PlanName): Promise<KeywordResponseT> {
+    const { cap, limit } = this.cap(plan, q.limit);
+    const key = [input, q.period, q.genre ?? '', q.cursor ?? '', limit, cap].join('|');
+    return this.keywordPages.get(key, this.deps.clock.now().getTime(), () =>
+      this.computeKeyword(input, q, plan),
+    );
+  }
+
+  private async computeKeyword(input: string, q: KeywordQueryT, plan: PlanName): Promise<KeywordResponseT> {
     const keyword = parseKeyword(input);
     if (keyword === null) {
       throw errors.validation(
