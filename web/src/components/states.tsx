@@ -95,3 +95,17 @@ export function QueryView<T>({
   if (emptyNode) return <>{emptyNode}</>;
   return <>{children(data)}</>;
 }
+
+/** What a page shows an anonymous visitor: why to sign in, and a button that comes back to `next`. */
+export function SignInNotice({ title, next }: { title: string; next: string }) {
+  return (
+    <div className="notice stack">
+      <p className="state-title">{title}</p>
+      <p className="row">
+        <Link className="button primary" to={`/signin?next=${encodeURIComponent(next)}`}>
+          Sign in
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -11,7 +11,7 @@ import { api, type Schemas, unwrap } from '../../api/client';
 import { type Column, DataTable } from '../../components/DataTable';
 import { GenreOptions } from '../../components/GenreSelect';
 import { PageHeader } from '../../components/Layout';
-import { Empty, ErrorState, Loading } from '../../components/states';
+import { Empty, ErrorState, Loading, SignInNotice } from '../../components/states';
 import { Time } from '../../components/Time';
 import { formatInteger } from '../../lib/format';
 import { useMe } from '../../lib/session';
@@ -266,14 +266,7 @@ export function Component() {
     return (
       <div className="page">
         <PageHeader title="Clones" />
-        <div className="notice stack">
-          <p className="state-title">Sign in to see which games copy which</p>
-          <p className="row">
-            <Link className="button primary" to="/signin?next=%2Fintelligence%2Fclones">
-              Sign in
-            </Link>
-          </p>
-        </div>
+        <SignInNotice title="Sign in to see which games copy which" next="/intelligence/clones" />
       </div>
     );
   }

@@ -11,7 +11,7 @@ import { Chart } from '../../components/Chart';
 import { type Column, DataTable } from '../../components/DataTable';
 import { FOLLOWS_KEY, FollowButton, unfollowQuery, useFollows } from '../../components/FollowButton';
 import { PageHeader } from '../../components/Layout';
-import { Empty, ErrorState, Loading, QueryView } from '../../components/states';
+import { Empty, ErrorState, Loading, QueryView, SignInNotice } from '../../components/states';
 import { Time } from '../../components/Time';
 import { formatInteger, formatPercent } from '../../lib/format';
 import { useMe } from '../../lib/session';
@@ -285,18 +285,11 @@ function CreatorView({ id, type }: { id: number; type: 'user' | 'group' }) {
   );
 }
 
-function SignInNotice() {
+function SignInPage() {
   return (
     <div className="page">
       <PageHeader title="Intelligence" />
-      <div className="notice stack">
-        <p className="state-title">Sign in to follow games and creators</p>
-        <p className="row">
-          <Link className="button primary" to="/signin?next=%2Fintelligence">
-            Sign in
-          </Link>
-        </p>
-      </div>
+      <SignInNotice title="Sign in to follow games and creators" next="/intelligence" />
     </div>
   );
 }
@@ -306,7 +299,7 @@ export function Component() {
   const { creatorId } = useParams();
   const [params] = useSearchParams();
   if (me.isPending) return <Loading label="Checking your session" />;
-  if (!me.data) return <SignInNotice />;
+  if (!me.data) return <SignInPage />;
   if (creatorId !== undefined) {
     const id = Number(creatorId);
     if (!Number.isSafeInteger(id) || id < 1) {

@@ -12,7 +12,7 @@ import { Chart } from '../../components/Chart';
 import { type Column, DataTable } from '../../components/DataTable';
 import { GenreOptions } from '../../components/GenreSelect';
 import { PageHeader } from '../../components/Layout';
-import { Empty, ErrorState, Loading, UpgradeCard } from '../../components/states';
+import { Empty, ErrorState, Loading, SignInNotice, UpgradeCard } from '../../components/states';
 import { formatDay, formatInteger, formatPercent } from '../../lib/format';
 import { useMe } from '../../lib/session';
 import { effectText, forestPlot, groupText, type Pattern, type SuccessPatterns } from './patterns-chart';
@@ -167,14 +167,10 @@ export function Component() {
           <Patterns />
         </>
       ) : (
-        <div className="notice stack">
-          <p className="state-title">Sign in to see what the fastest-growing games share</p>
-          <p className="row">
-            <Link className="button primary" to="/signin?next=%2Fintelligence%2Fpatterns">
-              Sign in
-            </Link>
-          </p>
-        </div>
+        <SignInNotice
+          title="Sign in to see what the fastest-growing games share"
+          next="/intelligence/patterns"
+        />
       )}
     </div>
   );

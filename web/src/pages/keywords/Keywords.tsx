@@ -12,7 +12,7 @@ import { Chart } from '../../components/Chart';
 import { type Column, DataTable } from '../../components/DataTable';
 import { GenreOptions } from '../../components/GenreSelect';
 import { PageHeader } from '../../components/Layout';
-import { Empty, ErrorState, Loading, QueryView } from '../../components/states';
+import { Empty, ErrorState, Loading, QueryView, SignInNotice } from '../../components/states';
 import { formatDay, formatInteger, formatPercent } from '../../lib/format';
 import { useMe } from '../../lib/session';
 import {
@@ -393,14 +393,7 @@ export function Component() {
     return (
       <div className="page">
         <PageHeader title="Keywords" />
-        <div className="notice stack">
-          <p className="state-title">Sign in to see which keywords carry demand</p>
-          <p className="row">
-            <Link className="button primary" to="/signin?next=%2Fkeywords">
-              Sign in
-            </Link>
-          </p>
-        </div>
+        <SignInNotice title="Sign in to see which keywords carry demand" next="/keywords" />
       </div>
     );
   }

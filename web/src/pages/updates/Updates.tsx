@@ -12,7 +12,7 @@ import { Chart } from '../../components/Chart';
 import { type Column, DataTable } from '../../components/DataTable';
 import { GenreOptions } from '../../components/GenreSelect';
 import { PageHeader } from '../../components/Layout';
-import { Empty, Loading, QueryView } from '../../components/states';
+import { Empty, Loading, QueryView, SignInNotice } from '../../components/states';
 import { Time } from '../../components/Time';
 import { formatInteger } from '../../lib/format';
 import { useMe } from '../../lib/session';
@@ -284,14 +284,7 @@ export function Component() {
     return (
       <div className="page">
         <PageHeader title="Update impact" />
-        <div className="notice stack">
-          <p className="state-title">Sign in to see what updates did to games’ players</p>
-          <p className="row">
-            <Link className="button primary" to="/signin?next=%2Fupdates">
-              Sign in
-            </Link>
-          </p>
-        </div>
+        <SignInNotice title="Sign in to see what updates did to games’ players" next="/updates" />
       </div>
     );
   }
