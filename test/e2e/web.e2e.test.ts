@@ -506,8 +506,9 @@ describe('accessibility', () => {
     // The creator's page, from the game's byline.
     await page.locator('p.muted a[href^="/intelligence/creators/"]').first().click();
     await page.waitForURL(/\/intelligence\/creators\/\d+\?type=(user|group)$/);
-    const creator = await page.getByRole('heading', { level: 1 }).innerText();
+    // The creator's page is drawn before its heading is read (the game's heading lingers while it loads).
     await visible(page, '[data-testid="creator-chart"] canvas');
+    const creator = await page.getByRole('heading', { level: 1 }).innerText();
     expect(
       await page.locator('[data-testid="creator-games-table"] tbody tr a', { hasText: name }).count(),
     ).toBe(1);
