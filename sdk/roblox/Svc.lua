@@ -843,8 +843,12 @@ function Client:_gamePassPrice(gamePassId)
 	self.passPrices = self.passPrices or {}
 	if self.passPrices[gamePassId] == nil then
 		local price = 0
+		local infoType = "GamePass"
 		pcall(function()
-			local info = self.services.MarketplaceService:GetProductInfo(gamePassId, Enum.InfoType.GamePass) -- luacheck: ignore
+			infoType = Enum.InfoType.GamePass -- luacheck: ignore
+		end)
+		pcall(function()
+			local info = self.services.MarketplaceService:GetProductInfo(gamePassId, infoType)
 			price = tonumber(info.PriceInRobux) or 0
 		end)
 		self.passPrices[gamePassId] = price

@@ -149,6 +149,7 @@ function F.http(sched, responder)
 		end
 		self.requests[#self.requests + 1] = entry
 		local response = self.responder(request, body, #self.requests)
+		entry.response = response
 		if type(response) == "string" then
 			error(response, 0)
 		end
@@ -274,12 +275,15 @@ function F.client(Svc, opts)
 	return client, sched, services, logs
 end
 
---- Every event of every request, in order.
-function F.allEvents(http)
+--- Every event of every request, in order (`delivered`: only of requests answered 200 or 202).
+function F.allEvents(http, delivered)
 	local out = {}
 	for _, r in ipairs(http.requests) do
-		for _, e in ipairs(r.body.events) do
-			out[#out + 1] = e
+		local status = type(r.response) == "table" and r.response.StatusCode
+		if not delivered or status == 200 or status == 202 then
+			for _, e in ipairs(r.body.events) do
+				out[#out + 1] = e
+			end
 		end
 	end
 	return out

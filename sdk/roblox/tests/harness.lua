@@ -69,6 +69,19 @@ function H.between(v, lo, hi, what)
 	end
 end
 
+--- Numbers (or lists of numbers) equal within 1e-9.
+function H.near(actual, expected, what)
+	local a = type(actual) == "table" and actual or { actual }
+	local e = type(expected) == "table" and expected or { expected }
+	local same = #a == #e
+	for i = 1, #e do
+		same = same and type(a[i]) == "number" and math.abs(a[i] - e[i]) < 1e-9
+	end
+	if not same then
+		error((what and (what .. ": ") or "") .. "expected " .. show(expected) .. ", got " .. show(actual), 2)
+	end
+end
+
 function H.run(args)
 	args = args or {}
 	if args[1] == "--list" then
