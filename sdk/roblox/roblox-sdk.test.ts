@@ -22,7 +22,10 @@ const run = promisify(execFile);
 
 function lua(args: string[]) {
   const r = spawnSync(LUA, args, { encoding: 'utf8', timeout: 20_000 });
-  if (r.error) throw new Error(`${LUA} could not run (npm test installs it: scripts/ensure-lua.mjs): ${r.error.message}`);
+  if (r.error)
+    throw new Error(
+      `${LUA} could not run (npm test installs it: scripts/ensure-lua.mjs): ${r.error.message}`,
+    );
   return r;
 }
 
@@ -30,19 +33,36 @@ const files = readdirSync(testsDir)
   .filter((f) => f.endsWith('_test.lua'))
   .sort();
 
+// Each file runs once (its tests are independent: fresh stand-ins and clock each); every test is
+// then reported as its own vitest test from its result line.
 describe.each(files)('sdk/roblox/tests/%s', (file) => {
   const path = join(testsDir, file);
   const names = lua([path, '--list'])
     .stdout.split('\n')
     .filter((n) => n !== '');
-  it('lists its tests', () => {
+  const results = new Map<string, string>();
+  let outcome: ReturnType<typeof lua>;
+
+  beforeAll(() => {
+    outcome = lua([path]);
+    for (const line of outcome.stdout.split('\n').filter((l) => l !== '')) {
+      results.set(line.split('\t')[1] ?? '', line);
+    }
+  });
+
+  it('runs each of its tests once, in order, and exits 0', () => {
     expect(names.length).toBeGreaterThan(0);
+    expect(outcome.stderr).toBe('');
+    expect(
+      outcome.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => l.split('\t')[1]),
+    ).toEqual(names);
+    expect(outcome.status).toBe(0);
   });
   it.each(names)('%s', (name) => {
-    const r = lua([path, '--only', name]);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(`ok\t${name}\n`);
-    expect(r.status).toBe(0);
+    expect(results.get(name)).toBe(`ok\t${name}`);
   });
 });
 
@@ -107,7 +127,14 @@ describe('end to end: Svc.lua → POST /api/sdk/events on the real server', () =
     expect(result.player_ids).toEqual({ alice: hmac(987654321), bruno: hmac(1234567890) });
     expect(result.closed).toBe(true);
     // 2 session_start, 3 level, 1 custom, 1 purchase, 1 error, 2 performance, 2 session_end
-    expect(result.stats).toMatchObject({ queued: 0, sent: 12, dropped: 0, rejected: 0, deduped: 0, retries: 0 });
+    expect(result.stats).toMatchObject({
+      queued: 0,
+      sent: 12,
+      dropped: 0,
+      rejected: 0,
+      deduped: 0,
+      retries: 0,
+    });
     expect(result.statuses.every((s) => s === 200 || s === 202)).toBe(true);
     for (const body of result.bodies) {
       expect(body).not.toContain('987654321');
@@ -141,7 +168,15 @@ describe('end to end: Svc.lua → POST /api/sdk/events on the real server', () =
           count(x),
         ]),
       ),
-    ).toEqual({ session_start: 2, level: 3, custom: 1, purchase: 1, error: 1, performance: 2, session_end: 2 });
+    ).toEqual({
+      session_start: 2,
+      level: 3,
+      custom: 1,
+      purchase: 1,
+      error: 1,
+      performance: 2,
+      session_end: 2,
+    });
     expect(new Set(stored.map((r) => r.player_id))).toEqual(
       new Set([hmac(987654321), hmac(1234567890), 'server']),
     );
@@ -150,7 +185,12 @@ describe('end to end: Svc.lua → POST /api/sdk/events on the real server', () =
     const start = stored.find((r) => r.type === 'session_start' && r.player_id === hmac(987654321));
     expect(start?.country).toBe('US');
     const purchase = stored.find((r) => r.type === 'purchase');
-    expect(purchase?.payload).toMatchObject({ sku: '1010', price: 25, currency: 'ROBUX', source: 'devproduct' });
+    expect(purchase?.payload).toMatchObject({
+      sku: '1010',
+      price: 25,
+      currency: 'ROBUX',
+      source: 'devproduct',
+    });
     const end = stored.find((r) => r.type === 'session_end' && r.player_id === hmac(1234567890));
     expect(end?.payload).toMatchObject({ reason: 'left', duration_s: 61 });
     expect(JSON.stringify(stored)).not.toMatch(/987654321|1234567890|AliceBuilds|BrunoPlays/);
