@@ -340,7 +340,7 @@ function Svc.new(config)
 	self.http = self.services.HttpService
 	assert(self.http, "Svc: HttpService unavailable")
 	self.scheduler = cfg.scheduler or defaultScheduler()
-	self.clock = cfg.clock or os.clock
+	self.clock = cfg.clock or os.clock -- Luau's os.clock: a monotonic high-resolution timer
 	self.time = cfg.time or defaultTime
 	self.random = cfg.random or math.random
 	self.log = cfg.log or function(msg)
@@ -467,7 +467,8 @@ function Client:nextEventId()
 end
 
 --- Queues one event; returns its event_id (nil when refused). `player` is a Player, a UserId, or
---- nil for a server event (player_id "server"). `options.event_id` fixes the id (idempotent sources).
+--- nil for a server event (player_id "server"). `options.event_id` fixes the id (idempotent
+--- sources); `options.ts` the time (epoch seconds).
 function Client:track(eventType, payload, player, options)
 	if not self.running then
 		return nil
@@ -479,7 +480,7 @@ function Client:track(eventType, payload, player, options)
 	end
 	local event = {
 		event_id = (options and options.event_id) or self:nextEventId(),
-		ts = Svc.isoUtc(self.time()),
+		ts = Svc.isoUtc((options and options.ts) or self.time()),
 		platform = self.cfg.platform,
 		game_id = self.cfg.game_id,
 		player_id = self:playerId(player),
@@ -493,6 +494,15 @@ function Client:track(eventType, payload, player, options)
 	if type(payload) == "table" and next(payload) ~= nil then
 		-- HttpService:JSONEncode writes an empty table as [], so an empty payload is left out.
 		event.payload = scrubValue(self, payload, 0)
+	end
+	-- An event JSONEncode refuses (NaN, a function, mixed keys) would fail its whole batch forever.
+	local encodable = pcall(function()
+		return self.http:JSONEncode(event)
+	end)
+	if not encodable then
+		self.counts.invalid = self.counts.invalid + 1
+		self.log(eventType .. " event refused: its payload cannot be encoded as JSON")
+		return nil
 	end
 	self:_push(event)
 	if self:_queueLength() >= self.cfg.batch_size then
@@ -518,7 +528,13 @@ end
 
 --- One request with `batch`: "ok", "retry" (with a delay), "split" or "drop".
 function Client:_send(batch)
-	local body = self.http:JSONEncode({ api_key = self.cfg.api_key, events = batch })
+	local encoded, body = pcall(function()
+		return self.http:JSONEncode({ api_key = self.cfg.api_key, events = batch })
+	end)
+	if not encoded then
+		self.log("batch of " .. #batch .. " dropped: " .. tostring(body))
+		return "drop"
+	end
 	local request = {
 		Url = self.url,
 		Method = "POST",
@@ -707,6 +723,7 @@ function Client:startSession(player)
 	end
 	self.names[key] = names
 	local session = { id = "s-" .. string.lower((string.gsub(self.http:GenerateGUID(false), "[^%w]", ""))), start = self.clock() }
+	local startedAt = self.time()
 	self.sessions[key] = session
 	local payload = {}
 	local ok, membership = pcall(function()
@@ -717,7 +734,8 @@ function Client:startSession(player)
 	end
 	session.country = self:_country(player) -- may yield on Roblox
 	payload.country = session.country
-	self:track("session_start", payload, player)
+	-- Stamped with the join time: the lookup above may yield, and the player may even have left.
+	self:track("session_start", payload, player, { ts = startedAt })
 	self:_schedulePerformance(player, session)
 	return session.id
 end
@@ -784,7 +802,12 @@ function Client:trackPerformance(player, sample)
 	if type(sample) ~= "table" or type(sample.fps_avg) ~= "number" then
 		return nil
 	end
-	sample.fps_avg = math.max(0, math.min(1000, sample.fps_avg))
+	local copy = {}
+	for k, v in pairs(sample) do
+		copy[k] = v
+	end
+	copy.fps_avg = math.max(0, math.min(1000, sample.fps_avg))
+	sample = copy
 	return self:track("performance", sample, player)
 end
 

@@ -132,4 +132,14 @@ test("config is checked: key, game, URL and a salt of 16+ characters", function(
 	ok(not pcall(Svc.new, base), "short salt")
 end)
 
+test("an event JSON cannot carry (NaN) is refused at track, the rest still go", function()
+	local c, _, s, logs = F.client(Svc)
+	eq(c:track("level", { level = 0 / 0 }, nil), nil)
+	ok(c:track("level", { level = 1 }, nil))
+	c:flush(5)
+	eq(#s.HttpService.requests[1].body.events, 1)
+	eq(c:stats().invalid, 1)
+	ok(string.find(logs[1], "cannot be encoded", 1, true), logs[1])
+end)
+
 H.run(arg)

@@ -33,6 +33,26 @@ test("PlayerAdded sends session_start with country and membership; PlayerRemovin
 	eq(ends[1].session_id, starts[1].session_id)
 end)
 
+test("session_start carries the join time even when the player left during the country lookup", function()
+	local c, sched, s = F.client(Svc)
+	local p = F.player(6600001)
+	-- On Roblox the lookup yields; lua5.1 cannot yield across pcall, so the stand-in lets a second
+	-- pass and the player leave from inside the call.
+	s.LocalizationService.GetCountryRegionForPlayerAsync = function()
+		sched.now = sched.now + 1
+		s.Players.leave(p)
+		return "FR"
+	end
+	s.Players.join(p)
+	sched:advance(70)
+	c:flush(5)
+	local start, finish = sent(s, "session_start")[1], sent(s, "session_end")[1]
+	eq(start.ts, Svc.isoUtc(1790000000))
+	eq(finish.ts, Svc.isoUtc(1790000001))
+	eq(finish.payload.duration_s, 1)
+	eq(#sent(s, "performance"), 0)
+end)
+
 test("a failing country lookup leaves country out; session_end can be turned off", function()
 	local c, sched, s = F.client(Svc, { session_end = false, performance_delay = false })
 	local p = F.player(5550001)
