@@ -3,7 +3,7 @@ import NoticesReporter from './test/setup/notices.js';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts', 'sdk/**/*.test.ts'],
     pool: 'forks',
     // Vitest's default on a 2-core machine is one worker (cores - 1): the files ran one after the
     // other (1,234 s on a fresh clone at d335e10). Most of a file's time is waiting on PostgreSQL,
