@@ -35,6 +35,8 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   if (value === null || value === undefined) return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP date names its weekday and month; Date.parse would also read "-3" as a year.
+  if (!/[a-z]/i.test(text)) return null;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - nowMs);

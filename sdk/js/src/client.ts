@@ -258,6 +258,8 @@ export class SvcClient {
   };
   private flushTimer: unknown = null;
   private pumping: Promise<void> | null = null;
+  /** Send partial batches too (flush, the interval timer, close, exit); else only full ones. */
+  private draining = false;
   private closed = false;
   /** Set by close() when its time is up: requests are aborted, waits end, batches go back unsent. */
   private halted = false;
@@ -360,7 +362,7 @@ export class SvcClient {
    * on: true. With `timeoutMs`, resolves false if that comes first (sending goes on).
    */
   async flush(options: { timeoutMs?: number } = {}): Promise<boolean> {
-    const done = this.pump().then(() => true);
+    const done = this.pump(true).then(() => true);
     if (options.timeoutMs === undefined) return done;
     let timer: unknown;
     const timeout = new Promise<boolean>((resolve) => {
@@ -490,7 +492,7 @@ export class SvcClient {
     if (this.flushTimer !== null || this.closed) return;
     this.flushTimer = this.timers.setTimeout(() => {
       this.flushTimer = null;
-      void this.pump();
+      void this.pump(true);
     }, this.flushIntervalMs);
     unref(this.flushTimer);
   }
@@ -501,17 +503,28 @@ export class SvcClient {
     this.flushTimer = null;
   }
 
-  /** Sends batches one at a time until the queue is empty (one sender at a time). */
-  private pump(): Promise<void> {
+  /**
+   * Sends batches one at a time (one sender at a time): full ones, or with `drain` everything
+   * queued. A partial batch left over waits for the interval timer.
+   */
+  private pump(drain = false): Promise<void> {
+    if (drain) {
+      this.draining = true;
+      this.clearTimer();
+    }
     if (this.pumping) return this.pumping;
-    this.clearTimer();
     this.pumping = (async () => {
       try {
-        while (this.queue.length > 0 && !this.halted) {
+        while (
+          !this.halted &&
+          (this.queue.length >= this.batchSize || (this.draining && this.queue.length > 0))
+        ) {
           await this.deliver(this.queue.take(this.batchSize, this.batchBudget));
         }
       } finally {
+        this.draining = false;
         this.pumping = null;
+        if (this.queue.length > 0 && !this.halted) this.armTimer();
       }
     })();
     return this.pumping;
@@ -751,6 +764,6 @@ export class SvcClient {
     if (this.exitFlushes >= 3) return;
     this.exitFlushes += 1;
     for (const wake of this.wakers) wake();
-    void this.pump();
+    void this.pump(true);
   }
 }
