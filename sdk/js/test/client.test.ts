@@ -87,7 +87,8 @@ interface Call {
   events: WireEvent[];
 }
 
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | 'network';
+type Reply = { status: number; body?: unknown; headers?: Record<string, string> };
+type Answer = Reply | 'hang' | 'network';
 
 function response(status: number, body: unknown, headers: Record<string, string> = {}): FetchResponse {
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
@@ -98,7 +99,7 @@ function response(status: number, body: unknown, headers: Record<string, string>
   };
 }
 
-const ok = (events: WireEvent[]) => ({
+const ok = (events: WireEvent[]): Reply => ({
   status: 200,
   body: { accepted: events.length, rejected: 0, deduped: 0, errors: [] },
 });
