@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       entitlements: DEFAULT_ENTITLEMENTS,
       collectIntervalSec: 300,
       simulationSeed: 1,
+      simulationGames: 5000,
       alertIntervalSec: 900,
       smtpUrl: undefined,
       webhookAllowPrivate: false,
@@ -56,6 +57,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'DEBUG',
       SHUTDOWN_TIMEOUT_MS: '2500',
       TRUST_PROXY: 'true',
+      SIMULATION_GAMES: '1500',
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       shutdownTimeoutMs: 2500,
       trustProxy: true,
+      simulationGames: 1500,
     });
   });
 
@@ -141,6 +144,11 @@ describe('loadConfig', () => {
       { ENTITLEMENTS: '{"plans":{"Builder":{"trackedGames":-1}}}' },
       'ENTITLEMENTS',
       expect.stringMatching(/^ENTITLEMENTS is invalid: \/plans\/Builder\/trackedGames /),
+    ],
+    [
+      { SIMULATION_GAMES: '99' },
+      'SIMULATION_GAMES',
+      'SIMULATION_GAMES must be an integer from 100 to 50000 (got "99")',
     ],
     [
       { SHUTDOWN_TIMEOUT_MS: '5' },

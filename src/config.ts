@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEntitlements, type Entitlements } from './plans.js';
+import { DEFAULT_SHAPE } from './platform/simulated/defaults.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -40,6 +41,8 @@ export interface Config {
   readonly collectIntervalSec: number;
   /** Seed of the simulated market: the same seed gives the same market, moment by moment. */
   readonly simulationSeed: number;
+  /** How many games the simulated market holds (a small one starts faster: demos, tests). */
+  readonly simulationGames: number;
   /** How often the alert engine evaluates every rule (it also runs after each collection). */
   readonly alertIntervalSec: number;
   /** SMTP server for alert e-mail; unset: mail goes to the outbox table (`svc outbox`). */
@@ -115,6 +118,7 @@ export const CONFIG_VARIABLES = [
   ['TRUST_PROXY', 'false', 'true behind a reverse proxy: client IPs come from X-Forwarded-For'],
   ['COLLECT_INTERVAL_SEC', '300', 'how often the collector reads the platform (CCU sampling interval)'],
   ['SIMULATION_SEED', '1', 'seed of the simulated market (same seed, same market)'],
+  ['SIMULATION_GAMES', '5000', 'games in the simulated market (100 to 50,000; fewer start faster)'],
   [
     'ALERT_INTERVAL_SEC',
     '900',
@@ -298,6 +302,7 @@ export function loadConfig(env: Env): Config {
     trustProxy: boolean(env, 'TRUST_PROXY', false),
     collectIntervalSec: integer(env, 'COLLECT_INTERVAL_SEC', 300, 10, 86_400),
     simulationSeed: integer(env, 'SIMULATION_SEED', 1, 0, 2_147_483_647),
+    simulationGames: integer(env, 'SIMULATION_GAMES', DEFAULT_SHAPE.games, 100, 50_000),
     alertIntervalSec: integer(env, 'ALERT_INTERVAL_SEC', 900, 10, 86_400),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     webhookAllowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),

@@ -9,8 +9,8 @@
 import {
   createRobloxSource,
   createSimulatedSource,
-  DEFAULT_SHAPE,
   type PlatformSource,
+  simulatedShape,
 } from '../platform/index.js';
 import type { Check, CheckContext, Finding, RobloxCheckOptions } from './doctor.js';
 
@@ -22,7 +22,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 async function simulated(ctx: CheckContext): Promise<Finding> {
   const seed = ctx.config.simulationSeed;
   ctx.step('building the simulated market');
-  const source = createSimulatedSource({ seed, shape: DEFAULT_SHAPE });
+  const source = createSimulatedSource({ seed, shape: simulatedShape(ctx.config) });
   const now = ctx.now();
   const live = await source.discover(now);
   const first = live[0];

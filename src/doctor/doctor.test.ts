@@ -244,6 +244,14 @@ describe('svc doctor: platform source', () => {
     ]);
   });
 
+  it('builds the simulated market with SIMULATION_GAMES games', async () => {
+    const r = await doctor({ SIMULATION_SEED: '1', SIMULATION_GAMES: '400' }, { checks: [platformCheck] });
+    expect(r.lines).toHaveLength(1);
+    expect(r.lines[0]).toMatch(
+      /^ok {3}platform {2}simulated market \(SIMULATION_SEED 1\): 400 games in 17 genres, \d{3} live now$/,
+    );
+  });
+
   it(
     'asks the Roblox games API once: ok from the recorded reply',
     needsFixtures(FIXTURES.crossroads),

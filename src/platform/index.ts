@@ -10,6 +10,7 @@ import { createRobloxCatalogSource } from './roblox/catalog-source.js';
 import { createRobloxSource } from './roblox/source.js';
 import { createSimulatedCatalog, type SimulatedCatalog } from './simulated/catalog.js';
 import { DEFAULT_SHAPE } from './simulated/defaults.js';
+import type { MarketShape } from './simulated/shape.js';
 import { createSimulatedSource, type SimulatedSource } from './simulated/source.js';
 
 export { SEASONAL_WINDOWS, type SeasonalWindow, seasonalMultiplier } from './calendar.js';
@@ -33,13 +34,20 @@ export { DEFAULT_SHAPE } from './simulated/defaults.js';
 export type { MarketShape } from './simulated/shape.js';
 export { createSimulatedSource, type SimulatedSource } from './simulated/source.js';
 
-const simulated = new Map<number, SimulatedSource>();
+const simulated = new Map<string, SimulatedSource>();
+
+/** The calibrated default market with the configured number of games (SIMULATION_GAMES). */
+export function simulatedShape(config: Pick<Config, 'simulationGames'>): MarketShape {
+  return config.simulationGames === DEFAULT_SHAPE.games
+    ? DEFAULT_SHAPE
+    : { ...DEFAULT_SHAPE, games: config.simulationGames };
+}
 
 /** The source PLATFORM_SOURCE names; the simulated catalogue is built once per seed. The Roblox
  * source's reads of one collection stop at 80 % of the collection interval, and it logs once per
  * collection how many the budget cut. */
 export function createPlatformSource(
-  config: Pick<Config, 'platformSource' | 'simulationSeed' | 'collectIntervalSec'>,
+  config: Pick<Config, 'platformSource' | 'simulationSeed' | 'simulationGames' | 'collectIntervalSec'>,
   log?: { warn(obj: Record<string, unknown>, msg: string): void },
 ): PlatformSource {
   // The real hosts; nothing is shared between calls, so each caller owns (and may close) its agent.
@@ -49,10 +57,11 @@ export function createPlatformSource(
       ...(log ? { log } : {}),
     });
   }
-  let source = simulated.get(config.simulationSeed);
+  const key = `${config.simulationSeed}:${config.simulationGames}`;
+  let source = simulated.get(key);
   if (!source) {
-    source = createSimulatedSource({ seed: config.simulationSeed, shape: DEFAULT_SHAPE });
-    simulated.set(config.simulationSeed, source);
+    source = createSimulatedSource({ seed: config.simulationSeed, shape: simulatedShape(config) });
+    simulated.set(key, source);
   }
   return source;
 }

@@ -177,6 +177,7 @@ describe.skipIf(SKIP !== '')(
       const platform = createPlatformSource({
         platformSource: 'simulated',
         simulationSeed: 1,
+        simulationGames: 5000,
         collectIntervalSec: INTERVAL_SEC,
       });
       // The processes' sources, so that allJobs here names the jobs they run (collect-ugc-catalog too).

@@ -81,6 +81,7 @@ describe('Roblox source against the replay server', () => {
     const built = createPlatformSource({
       platformSource: 'roblox',
       simulationSeed: 1,
+      simulationGames: 5000,
       collectIntervalSec: 300,
     });
     expect([built.name, built.replaysPast]).toEqual(['roblox', false]);
