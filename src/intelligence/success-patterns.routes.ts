@@ -1,5 +1,6 @@
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
+import { sendSerialised } from '../http/serializers.js';
 import {
   SuccessPatternsQuery,
   SuccessPatternsResponse,
@@ -25,6 +26,6 @@ export function registerSuccessPatternRoutes(app: App, patterns: SuccessPatternS
         response: { 200: SuccessPatternsResponse, ...errorResponses(422) },
       },
     },
-    async (request) => patterns.patterns(request.query),
+    async (request, reply) => sendSerialised(reply, await patterns.patterns(request.query)),
   );
 }

@@ -7,6 +7,7 @@ import { TtlCache } from '../cache.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { dayKey } from '../games/index.js';
+import type { SerialisedBody } from '../http/serializers.js';
 import { assertKnownGenre } from '../market/index.js';
 import {
   analysePatterns,
@@ -92,14 +93,17 @@ export function patternGame(r: repo.PatternGameRow, baseline: number, now: Date)
 }
 
 export class SuccessPatternService {
-  private readonly cache = new TtlCache<SuccessPatternsResponseT>(CACHE_MS, 200);
+  /** Serialised once per genre and period: a repeated read costs neither a query nor a stringify. */
+  private readonly cache = new TtlCache<SerialisedBody>(CACHE_MS, 200);
 
   constructor(private readonly deps: SuccessPatternsDeps) {}
 
-  async patterns(q: SuccessPatternsQueryT): Promise<SuccessPatternsResponseT> {
+  async patterns(q: SuccessPatternsQueryT): Promise<SerialisedBody> {
     await assertKnownGenre(this.deps.db, q.genre);
     const now = this.deps.clock.now();
-    return this.cache.get(`${q.genre ?? ''}|${q.period}`, now.getTime(), () => this.compute(q, now));
+    return this.cache.get(`${q.genre ?? ''}|${q.period}`, now.getTime(), async () =>
+      JSON.stringify(await this.compute(q, now)),
+    );
   }
 
   private async compute(q: SuccessPatternsQueryT, now: Date): Promise<SuccessPatternsResponseT> {
