@@ -2,13 +2,14 @@
  * The web app served by the API process: index.html for every page outside the API, assets with
  * their cache policy, and the API's JSON 404/405 untouched. A hand-made build stands in for Vite's.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { isAppPage } from './web-app.js';
 
+const SVC_LUA = join(import.meta.dirname, '../../sdk/roblox/Svc.lua');
 const INDEX =
   '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-abc123.js"></script></body></html>';
 
@@ -22,6 +23,9 @@ describe('web app serving', () => {
     writeFileSync(join(dir, 'index.html'), INDEX);
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
     writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    // What web/vite.config.ts emits: the Roblox SDK module, for the SDK page's download link.
+    mkdirSync(join(dir, 'downloads'));
+    copyFileSync(SVC_LUA, join(dir, 'downloads', 'Svc.lua'));
     t = await buildTestApp({ env: { WEB_DIR: dir } });
   });
 
@@ -64,6 +68,14 @@ describe('web app serving', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toEqual({ detail: `No route matches GET ${url}.`, code: 'not_found' });
     }
+  });
+
+  it('serves the Roblox SDK module at /downloads/Svc.lua, a file in a folder of the build', async () => {
+    const res = await t.app.inject({ url: '/downloads/Svc.lua' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=3600');
+    expect(res.headers['content-type']).toBe('text/x-lua; charset=utf-8');
+    expect(res.rawPayload.equals(readFileSync(SVC_LUA))).toBe(true);
   });
 
   it('keeps the API its own: JSON 404 under /api, 405 on known paths, health and docs as before', async () => {

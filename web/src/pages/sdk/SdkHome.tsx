@@ -14,7 +14,7 @@ import { Time } from '../../components/Time';
 import { formatDay, formatInteger } from '../../lib/format';
 import { RequireAuth } from '../../lib/session';
 import { payloadSummary } from './sdk-data';
-import { curlSnippet, exampleEvents, luauSnippet } from './snippets';
+import { curlSnippet, exampleEvents, luauSnippet, SVC_LUA_PATH, typescriptSnippet } from './snippets';
 
 type Game = Schemas['SdkGames']['games'][number];
 type Key = Schemas['ApiKey'];
@@ -208,14 +208,16 @@ function IngestKeys({ onCreated }: { onCreated: (secret: string) => void }) {
 
 function Snippet({ apiKey, gameId }: { apiKey: string | null; gameId: string }) {
   const id = useId();
-  const [lang, setLang] = useState<'curl' | 'luau'>('curl');
+  const [lang, setLang] = useState<'curl' | 'luau' | 'typescript'>('curl');
   const origin = window.location.origin;
   const [tag] = useState(() => Math.random().toString(36).slice(2, 10).padEnd(8, '0'));
   const text = useMemo(
     () =>
       lang === 'curl'
         ? curlSnippet(origin, apiKey, exampleEvents(gameId, new Date(), tag))
-        : luauSnippet(origin, apiKey),
+        : lang === 'luau'
+          ? luauSnippet(origin, apiKey)
+          : typescriptSnippet(origin, apiKey, gameId),
     [lang, origin, apiKey, gameId, tag],
   );
   return (
@@ -229,15 +231,27 @@ function Snippet({ apiKey, gameId }: { apiKey: string | null; gameId: string }) 
           <button type="button" aria-pressed={lang === 'luau'} onClick={() => setLang('luau')}>
             Luau (Roblox)
           </button>
+          <button type="button" aria-pressed={lang === 'typescript'} onClick={() => setLang('typescript')}>
+            TypeScript
+          </button>
         </fieldset>
       </div>
       <p className="small">
         {apiKey
           ? 'Your new key is filled in.'
           : 'Create a key above to have it filled in, or replace YOUR_INGEST_KEY.'}{' '}
-        Each event needs a unique <code>event_id</code> (8–40 characters; a repeat is counted as deduped), a
-        UTC <code>ts</code>, <code>platform</code>, <code>game_id</code>, a hashed <code>player_id</code> and
-        a <code>type</code> with its payload; 1 to 500 events a request.
+        {lang === 'curl' ? (
+          <>
+            Each event needs a unique <code>event_id</code> (8–40 characters; a repeat is counted as deduped),
+            a UTC <code>ts</code>, <code>platform</code>, <code>game_id</code>, a hashed{' '}
+            <code>player_id</code> and a <code>type</code> with its payload; 1 to 500 events a request.
+          </>
+        ) : (
+          <>
+            The SDK gives each event its <code>event_id</code>, sends them in batches and retries after a 429
+            (rate limit) or 503 (monthly quota) with the same ids, which the server deduplicates.
+          </>
+        )}
       </p>
       <pre
         className="code sdk-snippet"
@@ -247,6 +261,21 @@ function Snippet({ apiKey, gameId }: { apiKey: string | null; gameId: string }) 
         {text}
       </pre>
       <CopyButton text={text} label="Copy example" />
+      {lang === 'luau' && (
+        <p className="small">
+          <a href={SVC_LUA_PATH} download="Svc.lua">
+            Download Svc.lua
+          </a>{' '}
+          (the Svc module, from the repository's sdk/roblox) and put it in ServerScriptService as a
+          ModuleScript named Svc.
+        </p>
+      )}
+      {lang === 'typescript' && (
+        <p className="small">
+          The <code>@svc/sdk</code> package is in the repository's sdk/js:{' '}
+          <code>cd sdk/js &amp;&amp; npm pack</code> builds <code>svc-sdk-0.1.0.tgz</code>.
+        </p>
+      )}
       <p className="muted small">
         The answer is <code>{'{accepted, rejected, deduped, errors}'}</code>; a rejected event's error names
         the field at fault. Event types: session_start, session_end, purchase, ad_impression, level, custom,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { curlSnippet, exampleEvents, KEY_PLACEHOLDER, luauSnippet } from './snippets';
+import {
+  curlSnippet,
+  exampleEvents,
+  KEY_PLACEHOLDER,
+  luaString,
+  luauSnippet,
+  SALT_PLACEHOLDER,
+  typescriptSnippet,
+} from './snippets';
 
 const NOW = new Date('2026-11-24T18:05:00.000Z');
 
@@ -40,11 +48,67 @@ describe('curlSnippet', () => {
   });
 });
 
+describe('luaString', () => {
+  it('escapes backslashes, quotes and control characters', () => {
+    expect(luaString('plain')).toBe('"plain"');
+    expect(luaString('a"b\\c')).toBe('"a\\"b\\\\c"');
+    expect(luaString('l1\nl2\r\t')).toBe('"l1\\nl2\\r\\t"');
+    // Decimal escapes are padded to three digits, so a following digit is not read into them.
+    expect(luaString('\u00001\u001b')).toBe('"\\0001\\027"');
+  });
+});
+
 describe('luauSnippet', () => {
-  it('fills in the ingest address and key as Luau strings', () => {
-    const text = luauSnippet('https://svc.example', 'svc_live_"q"');
-    expect(text).toContain('local INGEST_URL = "https://svc.example/api/sdk/events"');
-    expect(text).toContain('local API_KEY = "svc_live_\\"q\\""');
-    expect(text).toContain('pcall(HttpService.RequestAsync, HttpService, {');
+  it('is the Svc module quick start with the key and this origin filled in', () => {
+    const text = luauSnippet('https://svc.example', 'svc_live_"q"\\');
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(
+      '-- 1. Download Svc.lua (https://svc.example/downloads/Svc.lua) and put it in ServerScriptService',
+    );
+    expect(text).toContain('-- 2. Enable Game Settings > Security > Allow HTTP Requests.');
+    expect(lines).toContain('local Svc = require(game.ServerScriptService.Svc)');
+    expect(lines).toContain('  api_key = "svc_live_\\"q\\"\\\\", -- scope sdk:ingest');
+    expect(lines).toContain('  game_id = tostring(game.GameId),');
+    expect(lines).toContain('  base_url = "https://svc.example",');
+    expect(lines).toContain(
+      '  -- Replace with your own secret: 16+ random characters, kept private and never changed',
+    );
+    expect(lines).toContain('  salt = "REPLACE_ME",');
+    expect(lines).toContain(
+      '  Svc.track("level", { level = level, score = score, result = won and "win" or "loss" }, player)',
+    );
+    expect(text).not.toContain('HttpService');
+  });
+
+  it('shows the key placeholder without a key, and a salt Svc.start refuses until it is replaced', () => {
+    const text = luauSnippet('http://localhost:8080', null);
+    expect(text.split('\n')).toContain(`  api_key = "${KEY_PLACEHOLDER}", -- scope sdk:ingest`);
+    expect(text).toContain('(http://localhost:8080/downloads/Svc.lua)');
+    // Svc.lua asserts #config.salt >= 16.
+    expect(SALT_PLACEHOLDER.length).toBeLessThan(16);
+  });
+});
+
+describe('typescriptSnippet', () => {
+  it('is the @svc/sdk quick start with key, game and origin as JSON strings', () => {
+    const text = typescriptSnippet('https://svc.example', 'svc_live_"q"\\', 'obby-42');
+    const lines = text.split('\n');
+    expect(lines).toContain('import { SvcClient } from "@svc/sdk";');
+    expect(lines).toContain('const svc = new SvcClient({');
+    expect(lines).toContain('  apiKey: "svc_live_\\"q\\"\\\\",');
+    expect(lines).toContain('  gameId: "obby-42",');
+    expect(lines).toContain('  platform: "platform_1",');
+    expect(lines).toContain('  baseUrl: "https://svc.example",');
+    expect(text).toContain('svc.track("level", { level: 3, score: 1200, result: "win" }, { playerId: ');
+    expect(lines).toContain(
+      'await svc.close(); // flushes what is queued; call it when the server shuts down',
+    );
+  });
+
+  it('shows placeholders without a key or a game', () => {
+    const text = typescriptSnippet('http://localhost:8080', null, '');
+    expect(text).toContain(`  apiKey: "${KEY_PLACEHOLDER}",`);
+    expect(text).toContain('  gameId: "1234567890",');
+    expect(text).toContain('  baseUrl: "http://localhost:8080",');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Copy-paste examples for sending events to POST /api/sdk/events: a valid batch built from the
  * ingest schemas (src/ingest/schemas.ts: envelope with event_id 8–40 chars, ts ISO 8601 UTC,
- * platform, game_id, player_id, session_id, type, payload), as curl and as a Roblox server script.
+ * platform, game_id, player_id, session_id, type, payload) as curl; and the quick starts of the two
+ * SDKs in sdk/: the Svc Luau module for a Roblox server Script and @svc/sdk for TypeScript.
  * Pure: tested in snippets.test.ts.
  */
 
@@ -62,65 +63,67 @@ export function curlSnippet(origin: string, key: string | null, events: ExampleE
   ].join('\n');
 }
 
-/** A Luau string literal. */
-function luaString(s: string): string {
-  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+/** A Luau string literal: backslash, quote and control characters escaped (\ddd is decimal). */
+export function luaString(s: string): string {
+  let escaped = '';
+  for (const c of s) {
+    const code = c.charCodeAt(0);
+    if (c === '\\' || c === '"') escaped += `\\${c}`;
+    else if (c === '\n') escaped += '\\n';
+    else if (c === '\r') escaped += '\\r';
+    else if (c === '\t') escaped += '\\t';
+    else if (code < 0x20 || code === 0x7f) escaped += `\\${code.toString().padStart(3, '0')}`;
+    else escaped += c;
+  }
+  return `"${escaped}"`;
 }
 
-/** A Roblox server script (ServerScriptService) sending session_start and level events with HttpService. */
+/** Where the web app serves sdk/roblox/Svc.lua (emitted by web/vite.config.ts). */
+export const SVC_LUA_PATH = '/downloads/Svc.lua';
+/** Shorter than the 16 characters Svc.start asks for, so a snippet left as it is fails loudly. */
+export const SALT_PLACEHOLDER = 'REPLACE_ME';
+
+/** The Svc module's quick start (sdk/roblox/README.md) for a server Script, key and origin filled in. */
 export function luauSnippet(origin: string, key: string | null): string {
-  return `-- ServerScriptService/SvcAnalytics: a ModuleScript, required once from a server Script
--- (require(game.ServerScriptService.SvcAnalytics)). Server side only: the key must never reach clients.
--- Enable Game Settings > Security > Allow HTTP Requests.
-local HttpService = game:GetService("HttpService")
-local Players = game:GetService("Players")
+  return `-- 1. Download Svc.lua (${origin}${SVC_LUA_PATH}) and put it in ServerScriptService
+--    as a ModuleScript named Svc.
+-- 2. Enable Game Settings > Security > Allow HTTP Requests.
+-- 3. Paste this into a Script in ServerScriptService (server side only: the key must never reach clients).
+local Svc = require(game.ServerScriptService.Svc)
 
-local INGEST_URL = ${luaString(`${origin}/api/sdk/events`)}
-local API_KEY = ${luaString(key ?? KEY_PLACEHOLDER)} -- scope sdk:ingest; better kept in a secret store
+Svc.start({
+  api_key = ${luaString(key ?? KEY_PLACEHOLDER)}, -- scope sdk:ingest
+  game_id = tostring(game.GameId),
+  base_url = ${luaString(origin)},
+  -- Replace with your own secret: 16+ random characters, kept private and never changed
+  -- (player ids are an HMAC of the UserId with it).
+  salt = ${luaString(SALT_PLACEHOLDER)},
+})
 
-local sessions = {}
-
-local function send(events)
-  local ok, response = pcall(HttpService.RequestAsync, HttpService, {
-    Url = INGEST_URL,
-    Method = "POST",
-    Headers = { ["Content-Type"] = "application/json", ["X-Svc-SDK-Version"] = "luau-example/1.0" },
-    Body = HttpService:JSONEncode({ api_key = API_KEY, events = events }),
-  })
-  if not ok or not response.Success then
-    warn("svc ingest failed:", ok and response.StatusCode or response)
-  end
+-- Sessions, purchases (Svc.wrapProcessReceipt), performance and errors are sent on their own.
+-- Anything else with Svc.track, e.g. when a player finishes a level:
+local function levelFinished(player, level, score, won)
+  Svc.track("level", { level = level, score = score, result = won and "win" or "loss" }, player)
 end
+`;
+}
 
-local function event(player, eventType, payload)
-  return {
-    event_id = HttpService:GenerateGUID(false), -- 36 characters: the idempotency key
-    ts = DateTime.now():ToIsoDate(), -- ISO 8601 UTC
-    platform = "platform_1",
-    game_id = tostring(game.GameId),
-    player_id = "p_" .. tostring(player.UserId), -- an opaque id: never a name or e-mail
-    session_id = sessions[player],
-    type = eventType,
-    payload = payload,
-  }
-end
+/** The @svc/sdk quick start (sdk/js/README.md), key, origin and game filled in as JSON strings. */
+export function typescriptSnippet(origin: string, key: string | null, gameId: string): string {
+  return `// npm install ./svc-sdk-0.1.0.tgz (cd sdk/js && npm pack, in the svc repository)
+import { SvcClient } from "@svc/sdk";
 
-Players.PlayerAdded:Connect(function(player)
-  sessions[player] = HttpService:GenerateGUID(false)
-  send({ event(player, "session_start", { device = "unknown", membership = player.MembershipType.Name }) })
-end)
+// The key sends events for your team: keep it on your game server.
+const svc = new SvcClient({
+  apiKey: ${JSON.stringify(key ?? KEY_PLACEHOLDER)},
+  gameId: ${JSON.stringify(gameId || GAME_PLACEHOLDER)},
+  platform: "platform_1",
+  baseUrl: ${JSON.stringify(origin)},
+});
 
-Players.PlayerRemoving:Connect(function(player)
-  sessions[player] = nil
-end)
+// playerId: an opaque (hashed) id, never a name or e-mail.
+svc.track("level", { level: 3, score: 1200, result: "win" }, { playerId: "p_8f14e45fceea167a", sessionId: "s-1" });
 
-local SvcAnalytics = {}
-
--- Call from your game code, e.g. when a round ends.
-function SvcAnalytics.levelFinished(player, level, score, won)
-  send({ event(player, "level", { level = level, score = score, result = won and "win" or "loss" }) })
-end
-
-return SvcAnalytics
+await svc.close(); // flushes what is queued; call it when the server shuts down
 `;
 }
