@@ -76,6 +76,9 @@ export async function startE2e(): Promise<E2e> {
     DATA_DIR: join(dir, 'data'),
     WEB_DIR: webDir,
     LOG_LEVEL: 'warn',
+    // A smaller market than the default 5,000 games: the first backfill, the collections and the
+    // detections that follow share this process (and PGlite's thread) with the browser's driver.
+    SIMULATION_GAMES: '1500',
     // Every page load comes from 127.0.0.1: lift the per-IP limits the way route tests do.
     ENTITLEMENTS: JSON.stringify({ anonymousRatePerMin: 100_000, authRatePerMin: 100_000 }),
   });
