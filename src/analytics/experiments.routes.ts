@@ -4,7 +4,7 @@
  * game servers call with the game's SDK key (X-API-Key, scope sdk:ingest) as well as a session.
  */
 import { Type } from 'typebox';
-import { type App, errorResponses, requireUser } from '../http/index.js';
+import { type App, allowCrossOrigin, errorResponses, requireUser } from '../http/index.js';
 import type { Principal } from '../identity.js';
 import {
   AssignmentParams,
@@ -151,6 +151,8 @@ export function registerExperimentRoutes(app: App, service: ExperimentsService):
     },
     async (request): Promise<SdkExperimentResultsT> => service.results(reader(request), request.params.id),
   );
+  // Browser games ask from their own origin with the SDK key (X-API-Key); cookies are never sent.
+  allowCrossOrigin(app, '/api/sdk/experiments/:key/assignment', ['GET'], AssignmentParams);
   app.get(
     '/api/sdk/experiments/:key/assignment',
     {

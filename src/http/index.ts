@@ -8,6 +8,7 @@ export { type App, requireUser } from './app-instance.js';
 export { type AccessRule, registerAuth } from './auth.js';
 export { clientErrorHandler } from './client-errors.js';
 export * from './cookies.js';
+export { allowCrossOrigin } from './cors.js';
 export { CsrfTokens } from './csrf.js';
 export {
   isDependencyUnavailable,

@@ -7,7 +7,7 @@ import { type Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors } from '../errors.js';
-import { type App, errorResponses } from '../http/index.js';
+import { type App, allowCrossOrigin, errorResponses } from '../http/index.js';
 import { KEY_LOOKUPS_BLOCKED_DETAIL } from '../kv/index.js';
 import { IngestBody, type RecentEventsBody, RecentQuery } from './ingest.schemas.js';
 import type { IngestService } from './ingest.service.js';
@@ -148,6 +148,8 @@ function retryLater(reason: RetryLater): AppError {
 }
 
 function registerIngestRoute(app: App, service: IngestService, opts: IngestRouteOptions): void {
+  // Browser games post from their own origin (the TypeScript SDK): no cookie is read here.
+  allowCrossOrigin(app, '/api/sdk/events', ['POST']);
   app.post(
     '/api/sdk/events',
     {

@@ -8906,7 +8906,57 @@ export type paths = {
             };
         };
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight
+         * @description Answers a browser's preflight for a cross-origin POST from any origin, without credentials (the key travels in the request, never a cookie): Access-Control-Allow-Methods POST, OPTIONS, Access-Control-Allow-Headers Content-Type, Content-Encoding, X-Svc-SDK-Version, X-API-Key, Access-Control-Max-Age 86400. The path's answers carry Access-Control-Allow-Origin * and expose Retry-After, X-Svc-Ingest-Mode, X-Request-Id.
+         *
+         *     Rate limited per IP in the "auth" bucket (shared by sign-in, registration and refresh, apart from anonymous reads): RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        options: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content; the CORS headers say what is allowed. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         head?: never;
         patch?: never;
         trace?: never;
@@ -9986,7 +10036,87 @@ export type paths = {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * CORS preflight
+         * @description Answers a browser's preflight for a cross-origin GET from any origin, without credentials (the key travels in the request, never a cookie): Access-Control-Allow-Methods GET, OPTIONS, Access-Control-Allow-Headers Content-Type, Content-Encoding, X-Svc-SDK-Version, X-API-Key, Access-Control-Max-Age 86400. The path's answers carry Access-Control-Allow-Origin * and expose Retry-After, X-Svc-Ingest-Mode, X-Request-Id.
+         *
+         *     Rate limited per IP in the "auth" bucket (shared by sign-in, registration and refresh, apart from anonymous reads): RateLimit-Policy and RateLimit headers; 429 rate_limited with Retry-After.
+         */
+        options: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The experiment key. */
+                    key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content; the CORS headers say what is allowed. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
         head?: never;
         patch?: never;
         trace?: never;
