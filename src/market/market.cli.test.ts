@@ -1,18 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runSvc } from '../../test/helpers/cli.js';
 import { openPglite } from '../db/index.js';
 
-// The commands run in this process on the simulated market, shrunk from about 5,000 games to 500:
-// the same commands, rows of every kind and views, a tenth of the rows. At full size `backfill
-// --days 1` writes ≈ 115,000 hourly and 660,000 raw rows into PGlite: 20 s on an idle machine,
-// over a minute on a loaded one, which made this test time out.
-vi.mock('../platform/simulated/defaults.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../platform/simulated/defaults.js')>();
-  return { ...real, DEFAULT_SHAPE: { ...real.DEFAULT_SHAPE, games: 500 } };
-});
+// The commands run in this process on the simulated market shrunk from 5,000 games to 500
+// (SIMULATION_GAMES): the same commands, rows of every kind and views, a tenth of the rows. At full
+// size `backfill --days 1` writes ≈ 115,000 hourly and 660,000 raw rows into PGlite: 20 s on an
+// idle machine, over a minute on a loaded one, which made this test time out.
+const SMALL = { SIMULATION_GAMES: '500' };
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'svc-market-cli-'));
 
@@ -37,13 +34,13 @@ describe('svc backfill and svc collect', () => {
   // and a collection: ≈ 12 s while other test files share the 2 cores, hence twice the default.
   it('backfill writes history and the views; collect adds a reading', { timeout: 60_000 }, async () => {
     const dir = dataDir();
-    const filled = await runSvc(['backfill', '--days', '1'], { DATA_DIR: dir });
+    const filled = await runSvc(['backfill', '--days', '1'], { ...SMALL, DATA_DIR: dir });
     expect(filled.code).toBe(0);
     expect(filled.out[0]).toMatch(
       /^backfilled 1 days for \d+ games in [\d.]+ s: \d+ daily, \d+ hourly, \d+ raw rows, \d+ genre snapshots$/,
     );
-    expect(Number(/ for (\d+) games/.exec(filled.out[0] ?? '')?.[1])).toBeLessThanOrEqual(500); // the small market
-    const collected = await runSvc(['collect', '--once'], { DATA_DIR: dir });
+    expect(Number(/ for (\d+) games/.exec(filled.out[0] ?? '')?.[1])).toBeLessThanOrEqual(500); // the small market (some not launched yet)
+    const collected = await runSvc(['collect', '--once'], { ...SMALL, DATA_DIR: dir });
     expect(collected.code).toBe(0);
     expect(collected.out[0]).toMatch(/^collected (\d+) of \1 games from the simulated source \(0 failed/);
     const db = await openPglite(join(dir, 'pg'));
