@@ -1,5 +1,6 @@
 import type { App } from '../http/index.js';
 import { errorResponses } from '../http/schemas.js';
+import { sendSerialised } from '../http/serializers.js';
 import { effectivePlan } from '../identity.js';
 import { CLONES_METHOD } from './clone-pairs.js';
 import {
@@ -47,6 +48,7 @@ export function registerCloneRoutes(app: App, clones: ClonePairService): void {
         response: { 200: RecentClonesResponse, ...errorResponses(422) },
       },
     },
-    async (request) => clones.recent(request.query, effectivePlan(request.principal)),
+    async (request, reply) =>
+      sendSerialised(reply, await clones.recent(request.query, effectivePlan(request.principal))),
   );
 }

@@ -9,6 +9,7 @@ import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { type CloneEvidence, findCloneEvidence, GenreClones } from '../games/index.js';
 import { decodeCursor, pageOf } from '../http/pages.js';
+import type { SerialisedBody } from '../http/serializers.js';
 import { assertKnownGenre, findGameByPlaceId } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import { CLONES_METHOD, creationGapDays, orderPair, type PairGame, sameCreator } from './clone-pairs.js';
@@ -116,7 +117,8 @@ function addPair(
 export const RECENT_PAGE_MS = 60_000;
 
 export class ClonePairService {
-  private readonly recentPages = new TtlCache<RecentClonesResponseT>(RECENT_PAGE_MS, 1000);
+  /** Serialised pages: a repeated read costs neither a query nor a stringify. */
+  private readonly recentPages = new TtlCache<SerialisedBody>(RECENT_PAGE_MS, 1000);
 
   constructor(private readonly deps: ClonesDeps) {}
 
@@ -244,15 +246,17 @@ export class ClonePairService {
     };
   }
 
-  /** GET /api/intelligence/clones/recent: the newest detected pairs. */
-  /** GET /clones/recent: a page is kept RECENT_PAGE_MS per process (pairs arrive with collections). */
-  async recent(q: RecentClonesQueryT, plan: PlanName): Promise<RecentClonesResponseT> {
+  /**
+   * GET /api/intelligence/clones/recent as serialised JSON: the newest detected pairs, a page kept
+   * RECENT_PAGE_MS per process (pairs arrive with collections).
+   */
+  async recent(q: RecentClonesQueryT, plan: PlanName): Promise<SerialisedBody> {
     await assertKnownGenre(this.deps.db, q.genre);
     const { cap, limit } = this.cap(plan, q.limit);
     const after = decodeCursor(q.cursor, 2);
     const key = [q.genre ?? '', q.days, q.cursor ?? '', limit, cap].join('|');
-    return this.recentPages.get(key, this.deps.clock.now().getTime(), () =>
-      this.computeRecent(q, { cap, limit, after }),
+    return this.recentPages.get(key, this.deps.clock.now().getTime(), async () =>
+      JSON.stringify(await this.computeRecent(q, { cap, limit, after })),
     );
   }
 
