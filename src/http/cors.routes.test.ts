@@ -67,6 +67,15 @@ describe('CORS for browser game clients', () => {
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-methods']).toBe('GET, OPTIONS');
+    // The preflight checks the path as the GET does: a key over 64 characters is refused alike.
+    const tooLong = await t.app.inject({
+      method: 'OPTIONS',
+      url: `/api/sdk/experiments/${'k'.repeat(65)}/assignment`,
+      headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+    });
+    expect(tooLong.statusCode).toBe(422);
+    expect(tooLong.json()).toMatchObject({ code: 'validation_failed' });
+    expect(typeof tooLong.json().detail).toBe('string');
     const assignment = await t.app.inject({
       url: '/api/sdk/experiments/checkout-flow/assignment?game_id=g&player_id=p',
       headers: { origin: ORIGIN, 'x-api-key': key.key },
