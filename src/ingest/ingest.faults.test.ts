@@ -409,7 +409,8 @@ describe.skipIf(!DATABASE_URL || !hasNatsServer())('ingest faults: kill -9 of th
           ).rows[0]!.n,
         );
       // A request's stream ack comes before its COMMIT reaches the row: wait until all of them wait.
-      await until('every held request to wait on the usage row', 10_000, async () => {
+      // 30 s, as for the stream: in a loaded suite the ten charges reached the lock after more than 10 s.
+      await until('every held request to wait on the usage row', 30_000, async () => {
         return (await waiting()) === stuck.length;
       });
       await serve.kill9();
