@@ -109,20 +109,33 @@ export async function load(
   };
 }
 
-/** Alternates floor and subject `rounds` times and keeps each one's best round, to damp noise. */
+/**
+ * Measures floor and subject back to back `rounds` times and keeps the pair whose subject/floor
+ * ratio is the median. The machine is shared: a floor measured a minute apart from its subject can
+ * differ by half, so each ratio comes from two runs seconds apart, and the median of several such
+ * pairs is neither a lucky nor an unlucky round (a best-of-each would pair a lucky floor with a
+ * lucky subject from different moments).
+ */
 export async function compare<S extends LoadResult = LoadResult>(
   floor: () => Promise<LoadResult>,
   subject: () => Promise<S>,
-  rounds = 2,
-): Promise<{ floor: LoadResult; subject: S }> {
-  let best: { floor?: LoadResult; subject?: S } = {};
+  rounds = 3,
+): Promise<{ floor: LoadResult; subject: S; rounds: number }> {
+  const pairs: { floor: LoadResult; subject: S; ratio: number }[] = [];
   for (let i = 0; i < rounds; i++) {
     const f = await floor();
     const s = await subject();
-    if (!best.floor || f.rps > best.floor.rps) best = { ...best, floor: f };
-    if (!best.subject || s.rps > best.subject.rps) best = { ...best, subject: s };
+    pairs.push({ floor: f, subject: s, ratio: f.rps > 0 ? s.rps / f.rps : 0 });
   }
-  return { floor: best.floor!, subject: best.subject! };
+  const median = medianPair(pairs);
+  return { floor: median.floor, subject: median.subject, rounds };
+}
+
+/** The pair holding the median ratio (the lower middle one for an even count). */
+export function medianPair<P extends { ratio: number }>(pairs: readonly P[]): P {
+  if (pairs.length === 0) throw new Error('medianPair: no pairs');
+  const sorted = [...pairs].sort((a, b) => a.ratio - b.ratio);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 export function ratio(value: number, floor: number): number {
