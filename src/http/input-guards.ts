@@ -63,25 +63,43 @@ export interface Found {
   value: unknown;
 }
 
+/** A value met in the walk; its path is spelled out (from the parents) only when it offends. */
+interface Visit {
+  value: unknown;
+  /** The key or index under its parent; undefined for the root. */
+  key: string | number | undefined;
+  parent: Visit | undefined;
+}
+
+function pathOf(visit: Visit, prefix: string): string {
+  const segments: string[] = [];
+  for (let v: Visit | undefined = visit; v?.key !== undefined; v = v.parent) {
+    segments.push(typeof v.key === 'number' ? String(v.key) : shown(v.key));
+  }
+  return [prefix, ...segments.reverse()].join('.');
+}
+
 function findFirst(root: unknown, prefix: string, offends: Offends): Found | null {
-  const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: prefix }];
+  // Depth-first in document order without recursion (a body may nest deeply); every request with
+  // a query or body walks it, so nothing is allocated for a value that passes but its visit.
+  const stack: Visit[] = [{ value: root, key: undefined, parent: undefined }];
   while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
-    if (offends(value)) return { path, value };
+    const visit = stack.pop()!;
+    const { value } = visit;
+    if (offends(value)) return { path: pathOf(visit, prefix), value };
     if (value === null || typeof value !== 'object') continue;
-    const children: Array<{ value: unknown; path: string }> = [];
     if (Array.isArray(value)) {
-      value.forEach((v, i) => {
-        children.push({ value: v, path: `${path}.${i}` });
-      });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: visit });
     } else {
-      for (const [k, v] of Object.entries(value)) {
-        const child = `${path}.${shown(k)}`;
-        // An offending key (one with NUL or a lone surrogate) is reported in its place in the document, as its value would be.
-        children.push({ value: offends(k) ? k : v, path: child });
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const k = keys[i]!;
+        // An offending key (one with NUL or a lone surrogate) is reported in its place in the
+        // document, as its value would be.
+        const v = (value as Record<string, unknown>)[k];
+        stack.push({ value: offends(k) ? k : v, key: k, parent: visit });
       }
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
   return null;
 }

@@ -50,7 +50,7 @@ export function registerUpdateRoutes(app: App, updates: UpdateImpactService): vo
         response: { 200: TimingResponse, ...errorResponses(422) },
       },
     },
-    async (request) => updates.timing(request.query),
+    async (request, reply) => sendSerialised(reply, await updates.timing(request.query)),
   );
   app.get(
     '/api/update-impact/:place_id',

@@ -92,7 +92,7 @@ function toApi(r: repo.UpdateRow): UpdateImpactT {
 }
 
 export class UpdateImpactService {
-  private readonly timingCache = new TtlCache<TimingResponseT>(TIMING_CACHE_MS, 200);
+  private readonly timingCache = new TtlCache<SerialisedBody>(TIMING_CACHE_MS, 200);
   private readonly recentPages = new TtlCache<SerialisedBody>(RECENT_CACHE_MS, 1000);
 
   constructor(private readonly deps: UpdatesDeps) {}
@@ -213,12 +213,13 @@ export class UpdateImpactService {
     };
   }
 
-  /** timing(), from a per-process cache of TIMING_CACHE_MS (new impacts arrive once per collection). */
-  async timing(q: TimingQueryT): Promise<TimingResponseT> {
+  /** GET /api/update-impact/timing as serialised JSON, from a per-process cache of TIMING_CACHE_MS
+   * (new impacts arrive once per collection): a repeated read costs no query and no serialising. */
+  async timing(q: TimingQueryT): Promise<SerialisedBody> {
     await assertKnownGenre(this.deps.db, q.genre);
     const now = this.deps.clock.now();
-    return this.timingCache.get(`${q.genre ?? ''}|${q.days}`, now.getTime(), () =>
-      this.computeTiming(q, now),
+    return this.timingCache.get(`${q.genre ?? ''}|${q.days}`, now.getTime(), async () =>
+      JSON.stringify(await this.computeTiming(q, now)),
     );
   }
 
