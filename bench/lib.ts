@@ -3,7 +3,8 @@
  * machine, because these machines are shared and noisy: absolute numbers are printed for context,
  * ratios are what we track.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 
 /** The account `bench/server.ts app` creates for authenticated figures. */
@@ -43,20 +44,50 @@ export interface RunningTarget {
   stop(): Promise<void>;
 }
 
+/**
+ * On a machine with two or more CPUs, a server started by startTarget runs on the last CPU and the
+ * load generator (autocannon, in this process) on the others while compare() measures: sharing
+ * one CPU, the two take turns unevenly and a ratio moved by ±0.15 from run to run (pinned, by
+ * ±0.03). Both floor and subject are measured the same way. BENCH_PIN=0 leaves scheduling to the
+ * system; without `taskset` (util-linux) nothing is pinned.
+ */
+const PIN = pinning();
+let pinnedServers = 0;
+
+function pinning(): { server: string; load: string } | undefined {
+  const cpus = availableParallelism();
+  if (cpus < 2 || process.env.BENCH_PIN === '0') return undefined;
+  if (spawnSync('taskset', ['-p', String(process.pid)]).status !== 0) return undefined;
+  return { server: String(cpus - 1), load: cpus === 2 ? '0' : `0-${cpus - 2}` };
+}
+
+/** Runs `fn` with this process (the load generator) on the load CPUs, when servers are pinned. */
+async function withLoadPinned<T>(fn: () => Promise<T>): Promise<T> {
+  if (!PIN || pinnedServers === 0) return fn();
+  const before = /:\s*([0-9a-f]+)\s*$/i.exec(
+    spawnSync('taskset', ['-p', String(process.pid)]).stdout.toString(),
+  );
+  spawnSync('taskset', ['-a', '-p', '-c', PIN.load, String(process.pid)]);
+  try {
+    return await fn();
+  } finally {
+    if (before) spawnSync('taskset', ['-a', '-p', before[1]!, String(process.pid)]);
+  }
+}
+
 /** Starts `tsx bench/server.ts <kind>` (or `tsx <script> <kind>`) with `env` added, and waits for
  * its `READY <url> [key [token]]` line. */
 export async function startTarget(
   kind: string,
   options: { script?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningTarget> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', options.script ?? 'bench/server.ts', kind],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
-    },
-  );
+  const command = [process.execPath, '--import', 'tsx', options.script ?? 'bench/server.ts', kind];
+  // taskset execs the server: the child is the server's own process (kill reaches it).
+  const pinned = PIN ? ['taskset', '-c', PIN.server, ...command] : command;
+  const child: ChildProcess = spawn(pinned[0]!, pinned.slice(1), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+  });
   const ready = await new Promise<{ url: string; key?: string }>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (c: Buffer) => {
@@ -66,12 +97,23 @@ export async function startTarget(
     });
     child.on('exit', (code) => reject(new Error(`bench server "${kind}" exited with ${code}`)));
   });
+  if (PIN) {
+    if (pinnedServers === 0) {
+      console.log(
+        `bench: servers run on CPU ${PIN.server}, the load generator on CPU ${PIN.load} (BENCH_PIN=0: unpinned)`,
+      );
+    }
+    pinnedServers += 1;
+  }
   return {
     ...ready,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        child.once('exit', () => {
+          if (PIN) pinnedServers -= 1;
+          resolve();
+        });
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
       }),
@@ -122,11 +164,13 @@ export async function compare<S extends LoadResult = LoadResult>(
   rounds = 3,
 ): Promise<{ floor: LoadResult; subject: S; rounds: number }> {
   const pairs: { floor: LoadResult; subject: S; ratio: number }[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const f = await floor();
-    const s = await subject();
-    pairs.push({ floor: f, subject: s, ratio: f.rps > 0 ? s.rps / f.rps : 0 });
-  }
+  await withLoadPinned(async () => {
+    for (let i = 0; i < rounds; i++) {
+      const f = await floor();
+      const s = await subject();
+      pairs.push({ floor: f, subject: s, ratio: f.rps > 0 ? s.rps / f.rps : 0 });
+    }
+  });
   const median = medianPair(pairs);
   return { floor: median.floor, subject: median.subject, rounds };
 }
