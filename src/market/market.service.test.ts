@@ -1,9 +1,9 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import formats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import type { TSchema } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratedDb, type TestDb } from '../../test/helpers/db.js';
 import { testMarket } from '../../test/helpers/market.js';
+import { closedValidator, expectValid } from '../../test/helpers/serialised-body.js';
 import { DEFAULT_ENTITLEMENTS, PLANS } from '../plans.js';
 import { backfill } from './backfill.js';
 import {
@@ -25,34 +25,7 @@ import { refreshViews } from './views.service.js';
 const NOW = new Date('2026-11-22T15:05:00Z');
 const log = { info: () => {}, warn: () => {} };
 
-/** A copy of the schema in which every object refuses fields it does not declare. */
-function closed(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    // `properties` maps field names to schemas: its keys are not keywords.
-    out[key] =
-      key === 'properties'
-        ? Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, closed(v)]))
-        : closed(value);
-  }
-  if (out.type === 'object' && out.additionalProperties === undefined) out.additionalProperties = false;
-  return out;
-}
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-formats.default(ajv);
-for (const schema of marketSchemas) ajv.addSchema(closed(JSON.parse(JSON.stringify(schema))) as object);
-const validator = (schema: TSchema): ValidateFunction =>
-  ajv.compile(closed(JSON.parse(JSON.stringify(schema))) as object);
-
-function expectValid(validate: ValidateFunction, json: string, what: string): unknown {
-  const body: unknown = JSON.parse(json);
-  const ok = validate(body);
-  expect(ok ? [] : validate.errors, what).toEqual([]);
-  return body;
-}
+const validator = (schema: TSchema): ValidateFunction => closedValidator(schema, marketSchemas);
 
 let t: TestDb;
 let market: MarketService;

@@ -3,10 +3,12 @@ import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { bearer, type LoggedIn, signedIn } from '../../test/helpers/auth.js';
 import { testEngines } from '../../test/helpers/db.js';
 import { seedGames } from '../../test/helpers/games.js';
+import { closedValidator, expectValid } from '../../test/helpers/serialised-body.js';
 import { fixedClock } from '../clock.js';
 import { dayKey } from '../games/index.js';
 import { insertRollups } from '../market/market.repo.js';
 import { measureImpact } from './impact.js';
+import { RecentResponse, TimingResponse, updateSchemas } from './updates.schemas.js';
 
 const NOW = new Date('2026-11-22T15:05:00Z');
 const DAY = 86_400_000;
@@ -315,6 +317,22 @@ describe.each(testEngines())('update impact on %s', (engine) => {
     const unknown = await get('/api/update-impact/timing?genre=nope');
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().code).toBe('validation_failed');
+  });
+
+  it('serves the timing and recent bodies exactly as their schemas declare (they skip the serialiser)', async () => {
+    const timing = closedValidator(TimingResponse, updateSchemas);
+    for (const url of ['/api/update-impact/timing', '/api/update-impact/timing?genre=strategy&days=30']) {
+      const res = await get(url);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expectValid(timing, res.body, url);
+    }
+    const recent = closedValidator(RecentResponse, updateSchemas);
+    for (const url of [
+      '/api/update-impact/recent?days=60',
+      '/api/update-impact/recent?days=60&direction=losses',
+    ]) {
+      expectValid(recent, (await get(url)).body, url);
+    }
   });
 
   it('answers timing from a cache kept 5 minutes, then computes it again', async () => {
