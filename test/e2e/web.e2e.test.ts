@@ -738,7 +738,20 @@ describe('success patterns page', () => {
     const explorer = await e.newPage();
     await e.signIn(explorer.page, 'explorer@demo.test');
     await explorer.page.goto('/intelligence/patterns');
-    await explorer.page.getByTestId('patterns-upgrade').waitFor({ timeout: 20_000 });
+    // 60 s: a loaded full run once took over 20 s here (the page alone takes about 1 s); should it
+    // fail again, the error says what the page showed instead.
+    await explorer.page
+      .getByTestId('patterns-upgrade')
+      .waitFor({ timeout: 60_000 })
+      .catch(async (err: unknown) => {
+        const shown = await explorer.page
+          .locator('main')
+          .innerText()
+          .catch(() => '(no main)');
+        throw new Error(`no upgrade card at ${explorer.page.url()}; the page shows: ${shown.slice(0, 400)}`, {
+          cause: err,
+        });
+      });
     expect(await explorer.page.getByTestId('patterns-upgrade').innerText()).toContain(
       'Success patterns is part of the Builder plan',
     );
