@@ -73,19 +73,18 @@ export async function openBatch(
     used: number | null;
     countries: Record<string, string> | null;
   }>(
+    // svc_insert_event_ids (migration 0048): NULL when every id was new (the usual case: no list
+    // to send back and parse, the caller keeps its own), else the new ones.
     `WITH fresh AS (
-       INSERT INTO event_ids (team_id, event_id, received_at)
-       SELECT $1, id, $3 FROM unnest($2::text[]) AS id
-       ON CONFLICT DO NOTHING
-       RETURNING event_id
+       SELECT svc_insert_event_ids($1, $2::text[], $3) AS ids
+     ), counted AS (
+       SELECT ids, coalesce(cardinality(ids), cardinality($2::text[])) AS n FROM fresh
      ), claim AS (
        INSERT INTO ingest_claims (id, state, events, created_at)
-       SELECT $6::bigint, 'queued', n, $3 FROM (SELECT count(*)::int AS n FROM fresh) AS c
+       SELECT $6::bigint, 'queued', n, $3 FROM counted
         WHERE $6::bigint IS NOT NULL AND n > 0
      )
-     -- All new (the usual case): no list to send back and parse, the caller keeps its own.
-     SELECT (SELECT CASE WHEN count(*) = cardinality($2::text[]) THEN NULL ELSE coalesce(array_agg(event_id), '{}') END
-               FROM fresh) AS fresh,
+     SELECT (SELECT ids FROM counted) AS fresh,
             (SELECT used FROM ingest_usage WHERE team_id = $1 AND month = $4::date)::float8 AS used,
             (SELECT json_object_agg(player_id, country) FROM player_countries
               WHERE team_id = $1 AND player_id = ANY($5::text[])) AS countries`,
