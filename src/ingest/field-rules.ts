@@ -64,7 +64,17 @@ function describe(path: string, code: string, text: string): Fault {
   return { code, message: `${path} ${text}` };
 }
 
-function stringCheck(node: SchemaNode, path: string): (value: unknown) => Fault | null {
+/** Compile options: `textChecked`, the values' text was already found storable (pii.ts scanPayload
+ * walks every string of a payload before its field rules run), so a string rule skips that pass. */
+export interface CompileOptions {
+  textChecked?: boolean;
+}
+
+function stringCheck(
+  node: SchemaNode,
+  path: string,
+  options: CompileOptions,
+): (value: unknown) => Fault | null {
   const min = num(node, 'minLength') ?? 0;
   const max = num(node, 'maxLength') ?? Number.POSITIVE_INFINITY;
   const wrong = describe(path, 'wrong_type', 'must be a string');
@@ -88,6 +98,9 @@ function stringCheck(node: SchemaNode, path: string): (value: unknown) => Fault 
       if (typeof v !== 'string') return wrong;
       return lengthFault(v, min, max, short, long) ?? (pattern.test(v) ? null : unlike);
     };
+  }
+  if (options.textChecked) {
+    return (v) => (typeof v !== 'string' ? wrong : lengthFault(v, min, max, short, long));
   }
   return (v) => {
     if (typeof v !== 'string') return wrong;
@@ -127,12 +140,16 @@ function literals(node: SchemaNode): unknown[] | null {
 }
 
 /** The checker for one property schema; throws at load time on a keyword it does not handle. */
-export function compileCheck(node: SchemaNode, path: string): (value: unknown) => Fault | null {
+export function compileCheck(
+  node: SchemaNode,
+  path: string,
+  options: CompileOptions = {},
+): (value: unknown) => Fault | null {
   const values = literals(node);
   if (values !== null) return enumCheck(values, path);
   switch (node.type) {
     case 'string':
-      return stringCheck(node, path);
+      return stringCheck(node, path, options);
     case 'number':
       return numberCheck(node, path, false);
     case 'integer':
@@ -151,7 +168,11 @@ export function compileCheck(node: SchemaNode, path: string): (value: unknown) =
 }
 
 /** Rules for every declared property of an object schema, in declaration order (= §6 order). */
-export function compileRules(objectSchema: object, prefix: string): FieldRule[] {
+export function compileRules(
+  objectSchema: object,
+  prefix: string,
+  options: CompileOptions = {},
+): FieldRule[] {
   const schema = objectSchema as SchemaNode;
   const properties = (schema.properties ?? {}) as Record<string, SchemaNode>;
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
@@ -163,7 +184,7 @@ export function compileRules(objectSchema: object, prefix: string): FieldRule[] 
       required: required.has(key),
       default: node.default,
       normalize: node.format === COUNTRY_FORMAT ? canonicalCountry : null,
-      check: compileCheck(node, path),
+      check: compileCheck(node, path, options),
     };
   });
 }

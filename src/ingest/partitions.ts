@@ -44,11 +44,17 @@ const RACE_CODES = new Set(['42P07', '23505']);
 export class Partitions {
   private readonly known = new Set<string>();
 
-  /** Makes sure every month of `isoTimes` has its partition (cached per process). */
-  async ensure(q: Queryable, isoTimes: Iterable<string>): Promise<void> {
-    const months = new Set<string>();
-    for (const t of isoTimes) months.add(monthOf(new Date(t)));
-    for (const month of months) {
+  /** Makes sure every month of `times` has its partition (cached per process). A batch's 500 event
+   * times usually fall in one or two months: each time costs a number here, only a new month a string. */
+  async ensure(q: Queryable, times: Iterable<Date | string>): Promise<void> {
+    const months = new Map<number, Date>();
+    for (const t of times) {
+      const d = typeof t === 'string' ? new Date(t) : t;
+      const key = d.getUTCFullYear() * 12 + d.getUTCMonth();
+      if (!months.has(key)) months.set(key, d);
+    }
+    for (const d of months.values()) {
+      const month = monthOf(d);
       if (this.known.has(month)) continue;
       await this.create(q, month);
       this.known.add(month);

@@ -218,7 +218,7 @@ async function prepareBatch(
   const prepared = prepare(validated, receivedAt, ageLimit(deps.eventRetentionDays));
   await deps.partitions.ensure(deps.db, [
     `${quotaResetDate(receivedAt)}T00:00:00Z`,
-    ...prepared.candidates.map((c) => c.ts.toISOString()),
+    ...prepared.candidates.map((c) => c.ts),
   ]);
   return prepared;
 }

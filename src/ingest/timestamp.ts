@@ -48,6 +48,13 @@ function fraction(value: string, at: number): [number, number] | null {
   return [count >= 3 ? millis : millis * (count === 1 ? 100 : 10), end];
 }
 
+/** Whether `value` ends at `at` with `Z` or `+00:00` (compared in place: no substring per event). */
+function utcZone(value: string, at: number): boolean {
+  const rest = value.length - at;
+  if (rest === 1) return value.charCodeAt(at) === 90; // Z
+  return rest === 6 && value.startsWith('+00:00', at);
+}
+
 /** The instant `value` names, or null when it is not a real UTC calendar time in the format above. */
 export function parseUtcTimestamp(value: string): Date | null {
   // Hand-parsed rather than a regex: ts is on every event and this is several times faster.
@@ -70,8 +77,7 @@ export function parseUtcTimestamp(value: string): Date | null {
     if (parsed === null) return null;
     [millis, end] = parsed;
   }
-  const zone = value.slice(end);
-  if (zone !== 'Z' && zone !== '+00:00') return null;
+  if (!utcZone(value, end)) return null;
   const days = daysFromCivil(year, month, day);
   return new Date(days * MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + millis);
 }

@@ -49,7 +49,8 @@ const REQUIRED_ENVELOPE = [envelopeRule('platform'), envelopeRule('game_id'), en
 
 /** The per-type dispatch: one lookup on `type`, then that type's compiled rules only. */
 const PAYLOAD_RULES = new Map<string, readonly FieldRule[]>(
-  EVENT_TYPES.map((type) => [type, compileRules(PAYLOAD_SCHEMAS[type], 'payload')]),
+  // scanPayload has checked every string of a payload for storable text before these rules run.
+  EVENT_TYPES.map((type) => [type, compileRules(PAYLOAD_SCHEMAS[type], 'payload', { textChecked: true })]),
 );
 /** Standard types a custom event must not be named after (§6: "standard events must not be sent as custom"). */
 const RESERVED_NAMES = new Set<string>(EVENT_TYPES.filter((type) => type !== 'custom'));
@@ -120,24 +121,37 @@ function checkEnvelope(raw: Raw): [string, Fault] | null {
   return null;
 }
 
-/** Steps 4-5 on a copy of the payload: defaults filled, countries canonical, null optionals dropped. */
-function checkPayload(type: string, payload: Raw, out: Raw): [string, Fault] | null {
+/** Steps 4-5: the first fault, or the payload to store: the one sent when nothing changes (the usual
+ * case), else a copy with defaults filled, countries canonical and null optionals dropped. */
+function checkPayload(type: string, payload: Raw): [string, Fault] | { out: Raw } {
+  let out: Raw | null = null;
   for (const rule of PAYLOAD_RULES.get(type) ?? []) {
     const value = payload[rule.key];
     if (value === undefined || value === null) {
       if (rule.required) return [rule.path, requiredFault(rule)];
-      if (rule.default !== undefined) out[rule.key] = rule.default;
-      else if (value === null) delete out[rule.key];
+      if (rule.default !== undefined) {
+        out ??= { ...payload };
+        out[rule.key] = rule.default;
+      } else if (value === null) {
+        out ??= { ...payload };
+        delete out[rule.key];
+      }
       continue;
     }
     const f = rule.check(value);
     if (f !== null) return [rule.path, f];
-    if (rule.normalize !== null) out[rule.key] = rule.normalize(value as string);
+    if (rule.normalize !== null) {
+      const canonical = rule.normalize(value as string);
+      if (canonical !== value) {
+        out ??= { ...payload };
+        out[rule.key] = canonical;
+      }
+    }
   }
   if (type === 'custom' && RESERVED_NAMES.has((payload.name as string).trim().toLowerCase())) {
     return ['payload.name', RESERVED];
   }
-  return null;
+  return { out: out ?? payload };
 }
 
 /** One event: the normalised event, or the one error for the first rule it breaks. */
@@ -158,9 +172,8 @@ export function validateEvent(raw: unknown, index: number): EventResult {
     return reject(index, eventId, field, fault(scan.code, `${field} ${SCAN_MESSAGES[scan.code]}`));
   }
   const type = raw.type as EventType;
-  const out: Raw = { ...payload };
-  const payloadFault = checkPayload(type, payload, out);
-  if (payloadFault !== null) return reject(index, eventId, payloadFault[0], payloadFault[1]);
+  const checked = checkPayload(type, payload);
+  if (Array.isArray(checked)) return reject(index, eventId, checked[0], checked[1]);
 
   const sessionId = raw.session_id;
   const event: ValidEvent = {
@@ -171,7 +184,7 @@ export function validateEvent(raw: unknown, index: number): EventResult {
     player_id: raw.player_id as string,
     session_id: typeof sessionId === 'string' && sessionId !== '' ? sessionId : null,
     type,
-    payload: out,
+    payload: checked.out,
   };
   return { ok: true, event };
 }
