@@ -183,5 +183,28 @@ describe.each(testEngines())('insertEvents through COPY (%s)', (engine) => {
       { id: '9001', state: 'queued', events: 2 },
       { id: '9002', state: 'queued', events: 1 },
     ]);
+    // The plain insert that met 'b' was undone whole: each id is recorded once. Ids compare as
+    // bytes: 'A' is not 'a', and another team's 'a' is its own.
+    const other = await openBatch(t.db, {
+      teamId: 601,
+      eventIds: ['A', 'a'],
+      receivedAt: at,
+      month: '2026-11-01',
+      players: [],
+    });
+    expect(other.fresh).toEqual(new Set(['A', 'a']));
+    expect(
+      (
+        await t.db.query(
+          'SELECT team_id::int AS team, event_id FROM event_ids WHERE team_id IN (600, 601) ORDER BY 1, 2',
+        )
+      ).rows,
+    ).toEqual([
+      { team: 600, event_id: 'a' },
+      { team: 600, event_id: 'b' },
+      { team: 600, event_id: 'c' },
+      { team: 601, event_id: 'A' },
+      { team: 601, event_id: 'a' },
+    ]);
   });
 });
