@@ -361,6 +361,8 @@ export class JetStreamQueue implements StreamKind {
   private tripped = false;
   private probe: NodeJS.Timeout | undefined;
   private pending = 0;
+  /** Messages this process fetched and has not acked or nacked yet. */
+  private held = 0;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
 
@@ -545,7 +547,9 @@ export class JetStreamQueue implements StreamKind {
     const info = await c.info();
     // Nacked messages awaiting redelivery count as ack-pending, not pending. Ack-pending ones held
     // by another writer make this fetch wait out `expires` for nothing: a 1 s cost, only then.
-    const waiting = info.num_pending + info.num_ack_pending;
+    // Those this process holds (a claim being written while the writer fetches the next) are not
+    // waiting.
+    const waiting = info.num_pending + Math.max(0, info.num_ack_pending - this.held);
     if (waiting === 0) return null;
     const max = Math.min(waiting, Math.max(1, Math.floor(maxEvents / MAX_BATCH)));
     const taken: JsMsg[] = [];
@@ -554,6 +558,7 @@ export class JetStreamQueue implements StreamKind {
       if (taken.length >= max) break;
     }
     if (taken.length === 0) return null;
+    this.held += taken.length;
     const messages: BatchMessage[] = [];
     const readable: JsMsg[] = [];
     for (const m of taken) {
@@ -562,6 +567,7 @@ export class JetStreamQueue implements StreamKind {
         // Never redelivered: no writer could read it either.
         this.options.onPoison?.(decoded.malformed);
         m.term();
+        this.held -= 1;
         continue;
       }
       messages.push(decoded);
@@ -572,10 +578,12 @@ export class JetStreamQueue implements StreamKind {
       // A lost ack only means a redelivery, which finds no claim and stores nothing.
       done: async () => {
         for (const m of readable) m.ack();
+        this.held -= readable.length;
         this.pending = Math.max(0, this.pending - readable.length);
       },
       retry: async () => {
         for (const m of readable) m.nak(1_000);
+        this.held -= readable.length;
       },
     };
   }

@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { moveOutbox, type OutboxSelection, staleClaims } from './ingest.repo.js';
-import type { IngestQueue } from './queue.js';
+import type { Claim, IngestQueue } from './queue.js';
 
 export interface WriterDeps {
   db: Db;
@@ -60,7 +60,12 @@ export class IngestWriter {
   /** Writes one claim's worth; returns the events written, or null when nothing waited. */
   async writeOnce(): Promise<number | null> {
     const claim = await this.deps.queue.next(WRITE_CHUNK);
-    if (!claim) return null;
+    return claim ? this.write(claim) : null;
+  }
+
+  /** Stores `claim` in one transaction and tells the queue; the events written, or null when a
+   * claim of the oldest outbox rows found none. */
+  private async write(claim: Claim): Promise<number | null> {
     let moved: { batches: number; events: number };
     try {
       moved = await this.deps.db.transaction((tx) => claim.write(tx));
@@ -83,11 +88,32 @@ export class IngestWriter {
     return this.running;
   }
 
+  /** One claim ahead: the next claim is fetched (JetStream: its messages read and their rows made)
+   * while this one's transaction runs, so the process's work and the database's overlap instead of
+   * taking turns. A claim fetched ahead when a write fails is handed back at once. */
   private async drain(): Promise<number> {
+    const queue = this.deps.queue;
     let total = 0;
+    let ahead: Promise<Claim | null> = queue.next(WRITE_CHUNK);
     for (;;) {
-      const n = await this.writeOnce();
-      if (n === null) return total;
+      const claim = await ahead;
+      if (!claim) return total;
+      ahead = queue.next(WRITE_CHUNK);
+      // Awaited in the next round; until then a failure must not count as unhandled.
+      ahead.catch(() => {});
+      let n: number | null;
+      try {
+        n = await this.write(claim);
+      } catch (err) {
+        const next = await ahead.catch(() => null);
+        await next?.retry();
+        throw err;
+      }
+      if (n === null) {
+        // The outbox is empty: what was fetched ahead is a claim of nothing yet; let it go.
+        await (await ahead.catch(() => null))?.retry();
+        return total;
+      }
       total += n;
     }
   }
