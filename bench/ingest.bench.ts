@@ -5,6 +5,11 @@
  * realistic events with NEW event ids (else dedupe is measured); after each subject's server has
  * shut down (which drains the async queue) the rows in `events` are counted and must equal the
  * events the 2xx answers accepted.
+ *
+ * The goals compare subjects with each other, so both run side by side and are measured back to
+ * back (compare: three pairs, the median ratio): async against sync, and on PostgreSQL sync against
+ * the database floor. Measured minutes apart, as they were before, each against its own parse-only
+ * floor, their ratio moved by a third between runs on the shared machine.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -340,23 +345,22 @@ async function deleteStream(stream: string): Promise<void> {
 type Engine = 'PGlite' | 'PostgreSQL';
 type Mode = 'async' | 'sync';
 
-/** What a subject measured, beside its figures: accepted events/s, and (async) the drain's
- * events/s (the backlog left by a load, over the time the writer took to store it). */
-interface Measured {
-  figures: Figure[];
+/** A running subject: a fresh server and database (and, async on PostgreSQL with NATS_URL, a stream
+ * of its own), probed and warmed up; `load()` is one timed load (async: then its queue is drained,
+ * untimed, so the next run starts empty) and `finish()` stops it and checks what it stored. */
+interface Subject {
   label: string;
-  eventsPerSec: number;
-  drainEventsPerSec?: number;
+  mode: Mode;
+  load(): Promise<IngestLoad>;
+  finish(): Promise<void>;
 }
 
-/** One subject: a fresh server and database, loaded against the floor, then the store checked. */
-async function subject(
+async function openSubject(
   engine: Engine,
   mode: Mode,
-  floor: Target,
   options: BenchOptions,
   runTag: string,
-): Promise<Measured> {
+): Promise<Subject> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-ingest-'));
   const fresh =
     engine === 'PostgreSQL' && process.env.DATABASE_URL ? await freshPostgresDatabase() : undefined;
@@ -373,135 +377,153 @@ async function subject(
   if (stream) env.NATS_INGEST_STREAM = stream;
   else delete env.NATS_URL;
   const label = `${mode}${stream ? ' (JetStream)' : mode === 'async' ? ' (outbox queue)' : ''} on ${engine}`;
-  try {
-    const app = await startServer(`ingest-${mode}`, env);
-    // Each subject has a fresh database: a random byte per body set is enough to vary the ids.
-    const appBodies = new Bodies(app.key, randomBytes(1).toString('hex'));
-    const floorBodies = new Bodies('floor-key', randomBytes(1).toString('hex'));
-    const runs: IngestLoad[] = [];
-    let r: { floor: LoadResult; subject: IngestLoad };
-    let stopMs = 0;
-    try {
-      // One batch first: all 500 events must be accepted (not rejected, not deduped).
-      const probe = await fetch(`${app.url}${PATH}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: appBodies.next(),
-      });
-      const counts = (await probe.json()) as { accepted?: number };
-      if (counts.accepted !== BATCH) {
-        throw new Error(
-          `${label}: a probe batch answered ${probe.status} ${JSON.stringify(counts).slice(0, 400)}`,
-        );
-      }
-      // Warm-up (JIT, connection pool, partitions); its events are stored and counted too.
-      runs.push(await loadIngest(app.url, appBodies, { ...options, durationSec: 2 }));
-      r = await compare(
-        () => loadIngest(floor.url, floorBodies, options),
-        async () => {
-          const s = await loadIngest(app.url, appBodies, options);
-          runs.push(s);
-          if (mode === 'async') {
-            // Not timed by the load: the queue's backlog, written before the next floor run.
-            const t0 = performance.now();
-            await app.drain();
-            const drainSec = (performance.now() - t0) / 1000;
-            s.sustainedRps = s.ok / (s.durationSec + drainSec);
-            s.drainRps = s.ok / drainSec;
-          }
-          return s;
-        },
-      );
-    } finally {
-      const t0 = performance.now();
-      await app.stop();
-      stopMs = performance.now() - t0;
-    }
-    const sent = BATCH + runs.reduce((s, x) => s + x.ok * BATCH, 0);
-    const stored = dbUrl ? await countPostgres(dbUrl) : await countPglite(dataDir);
-    const failed = runs.reduce((s, x) => s + x.non2xx + x.errors, 0);
-    const statuses = runs.reduce<Record<string, number>>((acc, x) => {
-      for (const [code, n] of Object.entries(x.byStatus)) acc[code] = (acc[code] ?? 0) + n;
-      return acc;
-    }, {});
-    console.log(
-      `bench: ingest: ${label}: ${stored} events stored; ${sent} accepted by 2xx answers seen ` +
-        `(statuses ${JSON.stringify(statuses)}, ${failed} non-2xx/errors; shutdown incl. queue drain ${Math.round(stopMs)} ms)` +
-        `; ~${appBodies.bytesPerEvent} B/event`,
-    );
-    // Batches in flight when a load run stops are still stored, but autocannon never sees their
-    // answer: at most one batch per connection and run more than the 2xx answers counted.
-    const inFlight = runs.length * options.connections * BATCH;
-    if (stored < sent || stored > sent + inFlight) {
-      throw new Error(`${label}: ${stored} events stored, ${sent} accepted (+ up to ${inFlight} in flight)`);
-    }
-    const goal = mode === 'async' ? '≥ 0.3' : engine === 'PostgreSQL' ? '≥ 0.15' : undefined;
-    // Async answers before the events are written: what the writer keeps up with is the events
-    // accepted over the load plus the time the queue then took to drain.
-    const sustainedRps = (r.subject as IngestLoad).sustainedRps;
-    const sustained: Figure[] =
-      sustainedRps === undefined
-        ? []
-        : [
-            {
-              suite: 'ingest',
-              name: `${label}: events/s written, until the queue is drained`,
-              value: Math.round(sustainedRps * BATCH),
-              unit: 'events/s',
-              floor: { name: 'parse-only route', value: Math.round(r.floor.rps * BATCH) },
-              ratio: ratio(sustainedRps, r.floor.rps),
-            },
-          ];
-    const drainRps = (r.subject as IngestLoad).drainRps;
-    const figures: Figure[] = [
-      {
-        suite: 'ingest',
-        name: `${label}: events/s`,
-        value: Math.round(r.subject.rps * BATCH),
-        unit: 'events/s',
-        floor: { name: 'parse-only route', value: Math.round(r.floor.rps * BATCH) },
-        ratio: ratio(r.subject.rps, r.floor.rps),
-        ...(goal ? { goal } : {}),
-      },
-      {
-        suite: 'ingest',
-        name: `${label}: p99 of a ${BATCH}-event batch`,
-        value: r.subject.p99,
-        unit: 'ms',
-        floor: { name: 'parse-only route p99', value: r.floor.p99 },
-        ratio: ratio(r.subject.p99, r.floor.p99),
-      },
-      ...sustained,
-    ];
-    return {
-      figures,
-      label,
-      eventsPerSec: r.subject.rps * BATCH,
-      ...(drainRps !== undefined ? { drainEventsPerSec: drainRps * BATCH } : {}),
-    };
-  } finally {
+  const cleanUp = async () => {
     if (stream) await deleteStream(stream);
     await fresh?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+  };
+  let app: Target;
+  try {
+    app = await startServer(`ingest-${mode}`, env);
+  } catch (err) {
+    await cleanUp();
+    throw err;
   }
+  // Each subject has a fresh database: a random byte per body set is enough to vary the ids.
+  const bodies = new Bodies(app.key, randomBytes(1).toString('hex'));
+  const runs: IngestLoad[] = [];
+  const load = async (durationSec = options.durationSec): Promise<IngestLoad> => {
+    const s = await loadIngest(app.url, bodies, { ...options, durationSec });
+    runs.push(s);
+    if (mode === 'async') {
+      // Not timed by the load: the queue's backlog, written before the next run.
+      const t0 = performance.now();
+      await app.drain();
+      const drainSec = (performance.now() - t0) / 1000;
+      s.sustainedRps = s.ok / (s.durationSec + drainSec);
+      s.drainRps = s.ok / drainSec;
+    }
+    return s;
+  };
+  const finish = async () => {
+    try {
+      const t0 = performance.now();
+      await app.stop();
+      const stopMs = performance.now() - t0;
+      const sent = BATCH + runs.reduce((n, x) => n + x.ok * BATCH, 0);
+      const stored = dbUrl ? await countPostgres(dbUrl) : await countPglite(dataDir);
+      const failed = runs.reduce((n, x) => n + x.non2xx + x.errors, 0);
+      const statuses = runs.reduce<Record<string, number>>((acc, x) => {
+        for (const [code, n] of Object.entries(x.byStatus)) acc[code] = (acc[code] ?? 0) + n;
+        return acc;
+      }, {});
+      console.log(
+        `bench: ingest: ${label}: ${stored} events stored; ${sent} accepted by 2xx answers seen ` +
+          `(statuses ${JSON.stringify(statuses)}, ${failed} non-2xx/errors; shutdown incl. queue drain ${Math.round(stopMs)} ms)` +
+          `; ~${bodies.bytesPerEvent} B/event`,
+      );
+      // Batches in flight when a load run stops are still stored, but autocannon never sees their
+      // answer: at most one batch per connection and run more than the 2xx answers counted.
+      const inFlight = runs.length * options.connections * BATCH;
+      if (stored < sent || stored > sent + inFlight) {
+        throw new Error(
+          `${label}: ${stored} events stored, ${sent} accepted (+ up to ${inFlight} in flight)`,
+        );
+      }
+    } finally {
+      await cleanUp();
+    }
+  };
+  try {
+    // One batch first: all 500 events must be accepted (not rejected, not deduped).
+    const probe = await fetch(`${app.url}${PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: bodies.next(),
+    });
+    const counts = (await probe.json()) as { accepted?: number };
+    if (counts.accepted !== BATCH) {
+      throw new Error(
+        `${label}: a probe batch answered ${probe.status} ${JSON.stringify(counts).slice(0, 400)}`,
+      );
+    }
+    // Warm-up (JIT, connection pool, partitions); its events are stored and counted too.
+    await load(2);
+  } catch (err) {
+    await finish().catch(() => {});
+    throw err;
+  }
+  return { label, mode, load: () => load(), finish };
+}
+
+/** A subject against the parse-only route: events/s, the p99 of a batch and (async) events/s until
+ * the queue is drained. */
+async function againstParseFloor(
+  subject: Subject,
+  floor: Target,
+  engine: Engine,
+  options: BenchOptions,
+): Promise<Figure[]> {
+  const floorBodies = new Bodies('floor-key', randomBytes(1).toString('hex'));
+  const r = await compare(() => loadIngest(floor.url, floorBodies, options), subject.load);
+  const label = subject.label;
+  const goal = subject.mode === 'async' ? '≥ 0.3' : engine === 'PostgreSQL' ? '≥ 0.15' : undefined;
+  const parseFloor = { name: 'parse-only route', value: Math.round(r.floor.rps * BATCH) };
+  const figures: Figure[] = [
+    {
+      suite: 'ingest',
+      name: `${label}: events/s`,
+      value: Math.round(r.subject.rps * BATCH),
+      unit: 'events/s',
+      floor: parseFloor,
+      ratio: ratio(r.subject.rps, r.floor.rps),
+      ...(goal ? { goal } : {}),
+    },
+    {
+      suite: 'ingest',
+      name: `${label}: p99 of a ${BATCH}-event batch`,
+      value: r.subject.p99,
+      unit: 'ms',
+      floor: { name: 'parse-only route p99', value: r.floor.p99 },
+      ratio: ratio(r.subject.p99, r.floor.p99),
+    },
+  ];
+  // Async answers before the events are written: what the writer keeps up with is the events
+  // accepted over the load plus the time the queue then took to drain.
+  const sustainedRps = r.subject.sustainedRps;
+  if (sustainedRps !== undefined) {
+    figures.push({
+      suite: 'ingest',
+      name: `${label}: events/s written, until the queue is drained`,
+      value: Math.round(sustainedRps * BATCH),
+      unit: 'events/s',
+      floor: parseFloor,
+      ratio: ratio(sustainedRps, r.floor.rps),
+    });
+  }
+  return figures;
 }
 
 /**
  * The database floor: the same bodies' events COPYed straight into `event_ids` and `events` (one
  * transaction per 500-event batch, as many at once as the server's pool holds), with no HTTP, no
- * validation, no quota and no rollup queue; events/s over `durationSec`.
+ * validation, no quota and no rollup queue, in a database of its own. `run()` is one timed run, in
+ * batches per second like a load.
  */
-async function databaseFloor(options: BenchOptions): Promise<number> {
+async function openDatabaseFloor(options: BenchOptions): Promise<{
+  run(): Promise<LoadResult>;
+  close(): Promise<void>;
+}> {
   const fresh = await freshPostgresDatabase();
   const db = await connectDb(loadConfig({ DATABASE_URL: fresh.url }));
-  try {
-    await migrate(db);
-    const now = new Date();
-    await new Partitions().ensure(db, [now.toISOString(), new Date(now.getTime() - 600_000).toISOString()]);
-    const bodies = new Bodies('floor', randomBytes(1).toString('hex'));
-    const received = now.toISOString();
+  await migrate(db);
+  const now = new Date();
+  await new Partitions().ensure(db, [now, new Date(now.getTime() - 600_000)]);
+  const bodies = new Bodies('floor', randomBytes(1).toString('hex'));
+  const received = now.toISOString();
+  const run = async (): Promise<LoadResult> => {
     const deadline = performance.now() + options.durationSec * 1000;
-    let events = 0;
+    let batches = 0;
     const started = performance.now();
     // The app's pool holds 10 connections: as many COPYs at once.
     await Promise.all(
@@ -533,15 +555,85 @@ async function databaseFloor(options: BenchOptions): Promise<number> {
               eventsCopyText(rows),
             );
           });
-          events += rows.length;
+          batches += 1;
         }
       }),
     );
-    return events / ((performance.now() - started) / 1000);
+    return { rps: batches / ((performance.now() - started) / 1000), p50: 0, p99: 0, errors: 0, non2xx: 0 };
+  };
+  return {
+    run,
+    close: async () => {
+      await db.close();
+      await fresh.drop();
+    },
+  };
+}
+
+/** The figures of one engine: each mode against the parse-only route, then async against sync and
+ * (PostgreSQL) sync against the database floor, each ratio from back-to-back pairs (compare). */
+async function engineFigures(
+  engine: Engine,
+  floor: Target,
+  options: BenchOptions,
+  runTag: string,
+): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const goals = engine === 'PostgreSQL';
+  const sync = await openSubject(engine, 'sync', options, runTag);
+  try {
+    const async_ = await openSubject(engine, 'async', options, runTag);
+    try {
+      figures.push(...(await againstParseFloor(async_, floor, engine, options)));
+      figures.push(...(await againstParseFloor(sync, floor, engine, options)));
+      // Both servers are up: each async run is measured seconds after a sync run.
+      const r = await compare(sync.load, async_.load);
+      const syncFloor = { name: `${sync.label}, run just before`, value: Math.round(r.floor.rps * BATCH) };
+      figures.push({
+        suite: 'ingest',
+        name: `${async_.label}: accepted events/s against sync`,
+        value: Math.round(r.subject.rps * BATCH),
+        unit: 'events/s',
+        floor: syncFloor,
+        ratio: ratio(r.subject.rps, r.floor.rps),
+        ...(goals ? { goal: '≥ 2' } : {}),
+      });
+      const drainRps = r.subject.drainRps;
+      if (drainRps !== undefined) {
+        figures.push({
+          suite: 'ingest',
+          name: `${async_.label}: drain events/s against sync`,
+          value: Math.round(drainRps * BATCH),
+          unit: 'events/s',
+          floor: syncFloor,
+          ratio: ratio(drainRps, r.floor.rps),
+          ...(goals ? { goal: '≥ 1' } : {}),
+        });
+      }
+    } finally {
+      await async_.finish();
+    }
+    if (engine === 'PostgreSQL') {
+      const dbFloor = await openDatabaseFloor(options);
+      try {
+        const r = await compare(dbFloor.run, sync.load);
+        figures.push({
+          suite: 'ingest',
+          name: `${sync.label}: events/s against the database floor`,
+          value: Math.round(r.subject.rps * BATCH),
+          unit: 'events/s',
+          floor: { name: 'COPY into event_ids and events, no HTTP', value: Math.round(r.floor.rps * BATCH) },
+          ratio: ratio(r.subject.rps, r.floor.rps),
+          goal: '≥ 0.8',
+        });
+      } finally {
+        await dbFloor.close();
+      }
+    }
   } finally {
-    await db.close();
-    await fresh.drop();
+    await sync.finish();
   }
+  return figures;
 }
 
 export const ingestSuite: Suite = {
@@ -558,38 +650,7 @@ export const ingestSuite: Suite = {
     try {
       const figures: Figure[] = [];
       for (const engine of engines.filter((e) => !only || e.toLowerCase() === only.toLowerCase())) {
-        const measured: Partial<Record<Mode, Measured>> = {};
-        for (const mode of ['async', 'sync'] as const) {
-          measured[mode] = await subject(engine, mode, floor, options, runTag);
-          figures.push(...measured[mode]!.figures);
-        }
-        const a = measured.async!;
-        const sy = measured.sync!;
-        const vsSync = (name: string, value: number, goal: string): Figure => ({
-          suite: 'ingest',
-          name,
-          value: Math.round(value),
-          unit: 'events/s',
-          floor: { name: sy.label, value: Math.round(sy.eventsPerSec) },
-          ratio: ratio(value, sy.eventsPerSec),
-          ...(engine === 'PostgreSQL' ? { goal } : {}),
-        });
-        figures.push(vsSync(`${a.label}: accepted events/s against sync`, a.eventsPerSec, '≥ 2'));
-        if (a.drainEventsPerSec !== undefined) {
-          figures.push(vsSync(`${a.label}: drain events/s against sync`, a.drainEventsPerSec, '≥ 1'));
-        }
-        if (engine === 'PostgreSQL') {
-          const dbFloor = await databaseFloor(options);
-          figures.push({
-            suite: 'ingest',
-            name: `${sy.label}: events/s against the database floor`,
-            value: Math.round(sy.eventsPerSec),
-            unit: 'events/s',
-            floor: { name: 'COPY into event_ids and events, no HTTP', value: Math.round(dbFloor) },
-            ratio: ratio(sy.eventsPerSec, dbFloor),
-            goal: '≥ 0.8',
-          });
-        }
+        figures.push(...(await engineFigures(engine, floor, options, runTag)));
       }
       return figures;
     } finally {
