@@ -16,8 +16,9 @@ export default defineConfig({
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Unset DATABASE_URL, REDIS_URL, NATS_URL: the local services when they answer (test/setup/engines.ts).
-    globalSetup: ['test/setup/engines.ts'],
+    // The run's temporary files in one directory, removed at the end (test/setup/tmpdir.ts). Unset
+    // DATABASE_URL, REDIS_URL, NATS_URL: the local services when they answer (test/setup/engines.ts).
+    globalSetup: ['test/setup/tmpdir.ts', 'test/setup/engines.ts'],
     // FC_SEED: every fast-check property draws from one seed, printed when a property fails.
     setupFiles: ['test/setup/fast-check.ts'],
     // Each test file gets its own database; keep the default reporter (CI reads its summary). The
