@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'nats';
@@ -33,16 +33,7 @@ const NOW = new Date('2026-03-02T12:00:00Z');
 const ALL_MIGRATIONS = loadMigrations();
 const TOTAL = ALL_MIGRATIONS.length;
 
-/** A data directory per doctor run, all removed when the file is done (each run left one in /tmp). */
-const dataDirs: string[] = [];
-const dataDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-doctor-'));
-  dataDirs.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-});
+const dataDir = () => mkdtempSync(join(tmpdir(), 'svc-doctor-'));
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 async function doctor(

@@ -144,38 +144,19 @@ describe.each(testEngines())('insertEvents through COPY (%s)', (engine) => {
 
   it('opens a batch in one statement: new ids, usage, cached countries, and the claim when any id is new', async () => {
     const at = new Date('2026-11-23T10:00:00Z');
+    const open = (teamId: number, eventIds: string[], more: { players?: string[]; claim?: number } = {}) =>
+      openBatch(t.db, { teamId, eventIds, receivedAt: at, month: '2026-11-01', players: [], ...more });
     await t.db.query(
       `INSERT INTO player_countries (team_id, player_id, country, updated_at) VALUES (600, 'p1', 'BR', $1), (600, 'p3', 'US', $1)`,
       [at],
     );
     await t.db.query(`INSERT INTO ingest_usage (team_id, month, used) VALUES (600, '2026-11-01', 42)`);
-    const first = await openBatch(t.db, {
-      teamId: 600,
-      eventIds: ['a', 'b'],
-      receivedAt: at,
-      month: '2026-11-01',
-      players: ['p1', 'p2'],
-      claim: 9_001,
-    });
+    const first = await open(600, ['a', 'b'], { players: ['p1', 'p2'], claim: 9_001 });
     expect(first).toEqual({ fresh: new Set(['a', 'b']), used: 42, countries: new Map([['p1', 'BR']]) });
-    const again = await openBatch(t.db, {
-      teamId: 600,
-      eventIds: ['b', 'c'],
-      receivedAt: at,
-      month: '2026-11-01',
-      players: [],
-      claim: 9_002,
-    });
+    const again = await open(600, ['b', 'c'], { claim: 9_002 });
     expect(again).toEqual({ fresh: new Set(['c']), used: 42, countries: new Map() });
     // Nothing new: no claim.
-    await openBatch(t.db, {
-      teamId: 600,
-      eventIds: ['a'],
-      receivedAt: at,
-      month: '2026-11-01',
-      players: [],
-      claim: 9_003,
-    });
+    await open(600, ['a'], { claim: 9_003 });
     const claims = await t.db.query<{ id: string; state: string; events: number }>(
       'SELECT id::text, state, events FROM ingest_claims WHERE id BETWEEN 9001 AND 9003 ORDER BY id',
     );
@@ -185,13 +166,7 @@ describe.each(testEngines())('insertEvents through COPY (%s)', (engine) => {
     ]);
     // The plain insert that met 'b' was undone whole: each id is recorded once. Ids compare as
     // bytes: 'A' is not 'a', and another team's 'a' is its own.
-    const other = await openBatch(t.db, {
-      teamId: 601,
-      eventIds: ['A', 'a'],
-      receivedAt: at,
-      month: '2026-11-01',
-      players: [],
-    });
+    const other = await open(601, ['A', 'a']);
     expect(other.fresh).toEqual(new Set(['A', 'a']));
     expect(
       (

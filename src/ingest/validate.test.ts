@@ -33,6 +33,29 @@ function rejected(raw: unknown, index = 0) {
   return r.error;
 }
 
+describe('the payload an accepted event stores', () => {
+  it('is the one sent when no rule changes it, and a copy when a default, a null or a country does (the sent one untouched)', () => {
+    const plain = { level: 3, score: 10, result: 'win' };
+    expect(accepted(ev('level', plain)).payload).toBe(plain);
+
+    const sent = { sku: 'gems_100', price: 0.99, currency: null, country: 'br' };
+    const before = structuredClone(sent);
+    expect(accepted(ev('purchase', sent)).payload).toEqual({
+      sku: 'gems_100',
+      price: 0.99,
+      currency: 'USD',
+      country: 'BR',
+      quantity: 1,
+      source: 'iap',
+    });
+    expect(sent).toEqual(before);
+
+    const withNull = { level: 3, score: null };
+    expect(accepted(ev('level', withNull)).payload).toEqual({ level: 3, result: 'complete' });
+    expect(withNull).toEqual({ level: 3, score: null });
+  });
+});
+
 describe('validateEvent: accepted events', () => {
   it('fills purchase defaults and keeps the envelope', () => {
     expect(accepted(ev('purchase', { sku: 'sword_1', price: 99 }))).toEqual({
