@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
@@ -26,6 +25,7 @@ import {
   registerHealthRoutes,
   registerInputGuards,
   registerOpenApi,
+  registerSecurityHeaders,
   registerWebApp,
   toErrorReply,
 } from './http/index.js';
@@ -107,20 +107,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const notFound = registerErrorHandling(app);
   registerInputGuards(app);
   const https = config.publicUrl.startsWith('https:');
-  await app.register(helmet, {
-    // Swagger UI at /docs needs inline styles and data: images; everything is served from 'self'.
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        upgradeInsecureRequests: https ? [] : null,
-      },
-    },
-    // HSTS only means something when users reach the service over HTTPS.
-    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-  });
+  registerSecurityHeaders(app, { https });
   await app.register(cookie);
   // The guard's onRoute hook must come before the OpenAPI plugin and every /api route.
   registerAuth(app, {
