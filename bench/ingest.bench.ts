@@ -25,6 +25,7 @@ import { Partitions } from '../src/ingest/partitions.js';
 import { freshPostgresDatabase } from '../test/helpers/db.js';
 import { withPgClient } from '../test/helpers/pg-client.js';
 import { rng } from '../test/helpers/random.js';
+import { describeCpu, perUnit, withCpu } from './cpu.js';
 import { type BenchOptions, compare, type Figure, type LoadResult, ratio, type Suite } from './lib.js';
 
 export const BATCH = 500;
@@ -34,6 +35,8 @@ const ID_SLOT = '~@~';
 
 export interface Target {
   url: string;
+  /** The server's process (its CPU is measured during loads). */
+  pid: number | undefined;
   /** The ingest key the server created (ingest-sync / ingest-async). */
   key: string;
   /** Resolves once the server has written everything its queue holds. */
@@ -69,6 +72,7 @@ export async function startServer(kind: string, env: NodeJS.ProcessEnv): Promise
   });
   return {
     ...ready,
+    pid: child.pid,
     drain: () =>
       new Promise<void>((resolve) => {
         drained = resolve;
@@ -282,22 +286,32 @@ export interface IngestLoad extends LoadResult {
   sustainedRps?: number;
   /** Async: the load's batches over the time the writer then took to store them. */
   drainRps?: number;
+  /** CPU per accepted batch during the load (Linux), in ms: the server, PostgreSQL, NATS and the
+   * load generator. */
+  cpu?: ReturnType<typeof perUnit>;
 }
 
-export async function loadIngest(url: string, bodies: Bodies, options: BenchOptions): Promise<IngestLoad> {
-  const result = await autocannon({
-    url,
-    connections: options.connections,
-    duration: options.durationSec,
-    requests: [
-      {
-        method: 'POST',
-        path: PATH,
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: bodies.next() }),
-      },
-    ],
-  });
+export async function loadIngest(
+  url: string,
+  bodies: Bodies,
+  options: BenchOptions,
+  pid?: number,
+): Promise<IngestLoad> {
+  const { result, cpu } = await withCpu(pid, () =>
+    autocannon({
+      url,
+      connections: options.connections,
+      duration: options.durationSec,
+      requests: [
+        {
+          method: 'POST',
+          path: PATH,
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: bodies.next() }),
+        },
+      ],
+    }),
+  );
   const ok = result['2xx'];
   const byStatus = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]),
@@ -312,6 +326,7 @@ export async function loadIngest(url: string, bodies: Bodies, options: BenchOpti
     ok,
     byStatus,
     durationSec: result.duration,
+    ...(cpu ? { cpu: perUnit(cpu, ok) } : {}),
   };
 }
 
@@ -393,7 +408,7 @@ async function openSubject(
   const bodies = new Bodies(app.key, randomBytes(1).toString('hex'));
   const runs: IngestLoad[] = [];
   const load = async (durationSec = options.durationSec): Promise<IngestLoad> => {
-    const s = await loadIngest(app.url, bodies, { ...options, durationSec });
+    const s = await loadIngest(app.url, bodies, { ...options, durationSec }, app.pid);
     runs.push(s);
     if (mode === 'async') {
       // Not timed by the load: the queue's backlog, written before the next run.
@@ -511,7 +526,7 @@ async function againstParseFloor(
  * batches per second like a load.
  */
 async function openDatabaseFloor(options: BenchOptions): Promise<{
-  run(): Promise<LoadResult>;
+  run(): Promise<LoadResult & { cpu?: ReturnType<typeof perUnit> }>;
   close(): Promise<void>;
 }> {
   const fresh = await freshPostgresDatabase();
@@ -521,46 +536,56 @@ async function openDatabaseFloor(options: BenchOptions): Promise<{
   await new Partitions().ensure(db, [now, new Date(now.getTime() - 600_000)]);
   const bodies = new Bodies('floor', randomBytes(1).toString('hex'));
   const received = now.toISOString();
-  const run = async (): Promise<LoadResult> => {
+  const run = async () => {
     const deadline = performance.now() + options.durationSec * 1000;
     let batches = 0;
     const started = performance.now();
-    // The app's pool holds 10 connections: as many COPYs at once.
-    await Promise.all(
-      Array.from({ length: Math.min(10, options.connections) }, async () => {
-        while (performance.now() < deadline) {
-          const parsed = JSON.parse(bodies.next()) as { events: Omit<EventRow, 'team_id'>[] };
-          const batch = Math.floor(Math.random() * 2 ** 48);
-          const rows: EventRow[] = parsed.events.map((e) => ({
-            team_id: 1,
-            key_id: 1,
-            sdk_version: null,
-            received_at: received,
-            event_id: e.event_id,
-            ts: e.ts,
-            platform: e.platform,
-            game_id: e.game_id,
-            player_id: e.player_id,
-            session_id: e.session_id ?? null,
-            type: e.type,
-            payload: e.payload,
-            country: null,
-            batch,
-          }));
-          const ids = rows.map((r) => `1\t${r.event_id}\t${received}\n`).join('');
-          await db.transaction(async (tx) => {
-            await tx.copyIn('COPY event_ids (team_id, event_id, received_at) FROM STDIN', ids);
-            await tx.copyIn(
-              'COPY events (team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id, player_id, session_id, type, payload, country, batch) FROM STDIN',
-              eventsCopyText(rows),
-            );
-          });
-          batches += 1;
-        }
-      }),
+    // The app's pool holds 10 connections: as many COPYs at once. Its CPU: PostgreSQL's, and this
+    // process's (reported as the load's: it parses the bodies and makes the COPY text).
+    const { cpu } = await withCpu(undefined, () =>
+      Promise.all(
+        Array.from({ length: Math.min(10, options.connections) }, async () => {
+          while (performance.now() < deadline) {
+            const parsed = JSON.parse(bodies.next()) as { events: Omit<EventRow, 'team_id'>[] };
+            const batch = Math.floor(Math.random() * 2 ** 48);
+            const rows: EventRow[] = parsed.events.map((e) => ({
+              team_id: 1,
+              key_id: 1,
+              sdk_version: null,
+              received_at: received,
+              event_id: e.event_id,
+              ts: e.ts,
+              platform: e.platform,
+              game_id: e.game_id,
+              player_id: e.player_id,
+              session_id: e.session_id ?? null,
+              type: e.type,
+              payload: e.payload,
+              country: null,
+              batch,
+            }));
+            const ids = rows.map((r) => `1\t${r.event_id}\t${received}\n`).join('');
+            await db.transaction(async (tx) => {
+              await tx.copyIn('COPY event_ids (team_id, event_id, received_at) FROM STDIN', ids);
+              await tx.copyIn(
+                'COPY events (team_id, key_id, sdk_version, received_at, event_id, ts, platform, game_id, player_id, session_id, type, payload, country, batch) FROM STDIN',
+                eventsCopyText(rows),
+              );
+            });
+            batches += 1;
+          }
+        }),
+      ),
     );
     // Only the rate is compared: no figure reads a latency of the floor, so none is measured.
-    return { rps: batches / ((performance.now() - started) / 1000), p50: 0, p99: 0, errors: 0, non2xx: 0 };
+    return {
+      rps: batches / ((performance.now() - started) / 1000),
+      p50: 0,
+      p99: 0,
+      errors: 0,
+      non2xx: 0,
+      ...(cpu ? { cpu: perUnit(cpu, batches) } : {}),
+    };
   };
   return {
     run,
@@ -569,6 +594,38 @@ async function openDatabaseFloor(options: BenchOptions): Promise<{
       await fresh.drop();
     },
   };
+}
+
+type Cpu = ReturnType<typeof perUnit>;
+
+/**
+ * What a batch costs the whole machine in CPU, a subject against its floor (from the same pair of
+ * runs): when both fill the machine's CPUs, as on the 2-CPU machines this runs on (server,
+ * PostgreSQL, NATS and load generator share them), the subject's events/s can exceed the floor's by
+ * at most floor CPU / subject CPU. Printed part by part; no figure without /proc.
+ */
+function cpuFigure(
+  name: string,
+  subject: Cpu | undefined,
+  floor: Cpu | undefined,
+  floorName: string,
+): Figure[] {
+  if (!subject || !floor) return [];
+  console.log(
+    `bench: ingest: CPU per accepted ${BATCH}-event batch, ${name}: ${describeCpu(subject)}; ` +
+      `${floorName}: ${describeCpu(floor, floorName.startsWith('COPY') ? 'its Node process' : 'load generator')}; ` +
+      `events/s bound when both fill the machine: ${ratio(floor.total, subject.total)} × the floor's`,
+  );
+  return [
+    {
+      suite: 'ingest',
+      name: `${name}: CPU per accepted batch, all processes`,
+      value: subject.total,
+      unit: 'ms',
+      floor: { name: floorName, value: floor.total },
+      ratio: ratio(subject.total, floor.total),
+    },
+  ];
 }
 
 /** The figures of one engine: each mode against the parse-only route, then async against sync and
@@ -611,6 +668,7 @@ async function engineFigures(
           ...(goals ? { goal: '≥ 1' } : {}),
         });
       }
+      figures.push(...cpuFigure(async_.label, r.subject.cpu, r.floor.cpu, syncFloor.name));
     } finally {
       await async_.finish();
     }
@@ -627,6 +685,9 @@ async function engineFigures(
           ratio: ratio(r.subject.rps, r.floor.rps),
           goal: '≥ 0.8',
         });
+        figures.push(
+          ...cpuFigure(sync.label, r.subject.cpu, r.floor.cpu, 'COPY into event_ids and events, no HTTP'),
+        );
       } finally {
         await dbFloor.close();
       }

@@ -158,12 +158,12 @@ export async function load(
  * pairs is neither a lucky nor an unlucky round (a best-of-each would pair a lucky floor with a
  * lucky subject from different moments).
  */
-export async function compare<S extends LoadResult = LoadResult>(
-  floor: () => Promise<LoadResult>,
+export async function compare<S extends LoadResult = LoadResult, F extends LoadResult = LoadResult>(
+  floor: () => Promise<F>,
   subject: () => Promise<S>,
   rounds = 3,
-): Promise<{ floor: LoadResult; subject: S; rounds: number }> {
-  const pairs: { floor: LoadResult; subject: S; ratio: number }[] = [];
+): Promise<{ floor: F; subject: S; rounds: number }> {
+  const pairs: { floor: F; subject: S; ratio: number }[] = [];
   await withLoadPinned(async () => {
     for (let i = 0; i < rounds; i++) {
       const f = await floor();
