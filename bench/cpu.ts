@@ -84,8 +84,11 @@ export async function withCpu<T>(
   return { result, cpu };
 }
 
+/** CPU per unit of work: each part and their total, in ms. */
+export type CpuPerUnit = CpuMs & { total: number };
+
 /** CPU per unit (each part and the total), rounded to 0.01 ms. */
-export function perUnit(cpu: CpuMs, units: number): CpuMs & { total: number } {
+export function perUnit(cpu: CpuMs, units: number): CpuPerUnit {
   const each = (ms: number) => (units > 0 ? Math.round((ms / units) * 100) / 100 : 0);
   const total = cpu.svc + cpu.postgres + cpu.nats + cpu.load;
   return {
@@ -98,7 +101,7 @@ export function perUnit(cpu: CpuMs, units: number): CpuMs & { total: number } {
 }
 
 /** "svc 7.46 + PostgreSQL 4.48 + NATS 0.58 + load 0.83 = 13.35 ms" */
-export function describeCpu(c: CpuMs & { total: number }, loadName = 'load generator'): string {
+export function describeCpu(c: CpuPerUnit, loadName: string): string {
   const parts = c.svc > 0 ? [`svc ${c.svc}`] : [];
   parts.push(`PostgreSQL ${c.postgres}`);
   if (c.nats > 0.005) parts.push(`NATS ${c.nats}`);

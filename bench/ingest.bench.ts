@@ -25,7 +25,7 @@ import { Partitions } from '../src/ingest/partitions.js';
 import { freshPostgresDatabase } from '../test/helpers/db.js';
 import { withPgClient } from '../test/helpers/pg-client.js';
 import { rng } from '../test/helpers/random.js';
-import { describeCpu, perUnit, withCpu } from './cpu.js';
+import { type CpuPerUnit, describeCpu, perUnit, withCpu } from './cpu.js';
 import { type BenchOptions, compare, type Figure, type LoadResult, ratio, type Suite } from './lib.js';
 
 export const BATCH = 500;
@@ -288,7 +288,7 @@ export interface IngestLoad extends LoadResult {
   drainRps?: number;
   /** CPU per accepted batch during the load (Linux), in ms: the server, PostgreSQL, NATS and the
    * load generator. */
-  cpu?: ReturnType<typeof perUnit>;
+  cpu?: CpuPerUnit;
 }
 
 export async function loadIngest(
@@ -526,7 +526,7 @@ async function againstParseFloor(
  * batches per second like a load.
  */
 async function openDatabaseFloor(options: BenchOptions): Promise<{
-  run(): Promise<LoadResult & { cpu?: ReturnType<typeof perUnit> }>;
+  run(): Promise<LoadResult & { cpu?: CpuPerUnit }>;
   close(): Promise<void>;
 }> {
   const fresh = await freshPostgresDatabase();
@@ -596,8 +596,6 @@ async function openDatabaseFloor(options: BenchOptions): Promise<{
   };
 }
 
-type Cpu = ReturnType<typeof perUnit>;
-
 /**
  * What a batch costs the whole machine in CPU, a subject against its floor (from the same pair of
  * runs): when both fill the machine's CPUs, as on the 2-CPU machines this runs on (server,
@@ -606,15 +604,14 @@ type Cpu = ReturnType<typeof perUnit>;
  */
 function cpuFigure(
   name: string,
-  subject: Cpu | undefined,
-  floor: Cpu | undefined,
-  floorName: string,
+  subject: CpuPerUnit | undefined,
+  floor: { name: string; cpu: CpuPerUnit | undefined; loadName: string },
 ): Figure[] {
-  if (!subject || !floor) return [];
+  if (!subject || !floor.cpu) return [];
   console.log(
-    `bench: ingest: CPU per accepted ${BATCH}-event batch, ${name}: ${describeCpu(subject)}; ` +
-      `${floorName}: ${describeCpu(floor, floorName.startsWith('COPY') ? 'its Node process' : 'load generator')}; ` +
-      `events/s bound when both fill the machine: ${ratio(floor.total, subject.total)} × the floor's`,
+    `bench: ingest: CPU per accepted ${BATCH}-event batch, ${name}: ${describeCpu(subject, 'load generator')}; ` +
+      `${floor.name}: ${describeCpu(floor.cpu, floor.loadName)}; ` +
+      `events/s bound when both fill the machine: ${ratio(floor.cpu.total, subject.total)} × the floor's`,
   );
   return [
     {
@@ -622,8 +619,8 @@ function cpuFigure(
       name: `${name}: CPU per accepted batch, all processes`,
       value: subject.total,
       unit: 'ms',
-      floor: { name: floorName, value: floor.total },
-      ratio: ratio(subject.total, floor.total),
+      floor: { name: floor.name, value: floor.cpu.total },
+      ratio: ratio(subject.total, floor.cpu.total),
     },
   ];
 }
@@ -668,7 +665,13 @@ async function engineFigures(
           ...(goals ? { goal: '≥ 1' } : {}),
         });
       }
-      figures.push(...cpuFigure(async_.label, r.subject.cpu, r.floor.cpu, syncFloor.name));
+      figures.push(
+        ...cpuFigure(async_.label, r.subject.cpu, {
+          name: syncFloor.name,
+          cpu: r.floor.cpu,
+          loadName: 'load generator',
+        }),
+      );
     } finally {
       await async_.finish();
     }
@@ -686,7 +689,11 @@ async function engineFigures(
           goal: '≥ 0.8',
         });
         figures.push(
-          ...cpuFigure(sync.label, r.subject.cpu, r.floor.cpu, 'COPY into event_ids and events, no HTTP'),
+          ...cpuFigure(sync.label, r.subject.cpu, {
+            name: 'COPY into event_ids and events, no HTTP',
+            cpu: r.floor.cpu,
+            loadName: 'its Node process',
+          }),
         );
       } finally {
         await dbFloor.close();

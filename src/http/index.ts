@@ -21,5 +21,5 @@ export { FINITE_NOTE, findNonFinite, findNul, NUL_NOTE, registerInputGuards } fr
 export { loggerOptions, REDACT_PATHS } from './logger.js';
 export { filterByPrefix, registerOpenApi } from './openapi.js';
 export { ErrorRef, ErrorResponse, errorResponses, Id, IdParams, MAX_ID } from './schemas.js';
-export { registerSecurityHeaders, securityHeaderOptions } from './security-headers.js';
+export { registerSecurityHeaders } from './security-headers.js';
 export { isAppPage, registerWebApp, type WebApp } from './web-app.js';

@@ -24,6 +24,7 @@ async function appWith(https: boolean) {
   const app = Fastify();
   registerSecurityHeaders(app, { https });
   app.get('/ok', async () => ({ ok: true }));
+  app.get('/framed', async (_request, reply) => reply.header('X-Frame-Options', 'DENY').send({ ok: true }));
   app.get('/boom', async () => {
     throw new Error('boom');
   });
@@ -31,7 +32,7 @@ async function appWith(https: boolean) {
   return app;
 }
 
-function securityHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+function securityPart(headers: Record<string, unknown>): Record<string, unknown> {
   const { date, connection, 'content-type': _type, 'content-length': _length, ...rest } = headers;
   return rest;
 }
@@ -41,15 +42,26 @@ describe('security headers', () => {
     const app = await appWith(false);
     for (const url of ['/ok', '/missing', '/boom']) {
       const res = await app.inject({ method: 'GET', url });
-      expect(securityHeaders(res.headers)).toEqual({ ...COMMON, 'content-security-policy': CSP });
+      expect(securityPart(res.headers)).toEqual({ ...COMMON, 'content-security-policy': CSP });
     }
+    await app.close();
+  });
+
+  it('lets a route set its own value of one of them', async () => {
+    const app = await appWith(false);
+    const res = await app.inject({ method: 'GET', url: '/framed' });
+    expect(securityPart(res.headers)).toEqual({
+      ...COMMON,
+      'content-security-policy': CSP,
+      'x-frame-options': 'DENY',
+    });
     await app.close();
   });
 
   it('adds HSTS and upgrade-insecure-requests when users come over HTTPS', async () => {
     const app = await appWith(true);
     const res = await app.inject({ method: 'GET', url: '/ok' });
-    expect(securityHeaders(res.headers)).toEqual({
+    expect(securityPart(res.headers)).toEqual({
       ...COMMON,
       'content-security-policy': `${CSP};upgrade-insecure-requests`,
       'strict-transport-security': 'max-age=31536000; includeSubDomains',

@@ -11,7 +11,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 /** `https`: users reach the service over HTTPS (PUBLIC_URL), so HSTS and upgrade-insecure-requests
  * mean something. */
-export function securityHeaderOptions(https: boolean): HelmetOptions {
+function securityHeaderOptions(https: boolean): HelmetOptions {
   return {
     // Swagger UI at /docs needs inline styles and data: images; everything is served from 'self'.
     contentSecurityPolicy: {
@@ -32,7 +32,7 @@ export function securityHeaderOptions(https: boolean): HelmetOptions {
  * recording response. With static directives (no per-request nonce or function) helmet's output is
  * the same for every request, so it stays the one source of the values.
  */
-export function securityHeaders(https: boolean): Readonly<Record<string, string>> {
+function securityHeaders(https: boolean): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {

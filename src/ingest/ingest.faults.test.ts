@@ -410,9 +410,28 @@ describe.skipIf(!DATABASE_URL || !hasNatsServer())('ingest faults: kill -9 of th
         );
       // A request's stream ack comes before its COMMIT reaches the row: wait until all of them wait.
       // 30 s, as for the stream: in a loaded suite the ten charges reached the lock after more than 10 s.
-      await until('every held request to wait on the usage row', 30_000, async () => {
-        return (await waiting()) === stuck.length;
-      });
+      let seen = 0;
+      await until(
+        'every held request to wait on the usage row',
+        30_000,
+        async () => {
+          seen = await waiting();
+          return seen === stuck.length;
+        },
+        async () => ({
+          waiting: seen,
+          held: stuck.length,
+          // What the database's sessions were doing at the deadline (no query text: only its kind).
+          sessions: (
+            await holder.query<{ state: string; wait: string | null; charge: boolean; n: number }>(
+              `SELECT state, wait_event_type AS wait, query LIKE '%svc_charge_ingest_quota%' AS charge,
+                      count(*)::int AS n
+                 FROM pg_stat_activity WHERE datname = $1 GROUP BY 1, 2, 3 ORDER BY 4 DESC`,
+              [dbName],
+            )
+          ).rows,
+        }),
+      );
       await serve.kill9();
       expect(await Promise.all(inFlight)).toEqual(stuck.map(() => 'no answer'));
       // rollback: the server notices the dead client within the check interval and ends each wait.
