@@ -1,13 +1,15 @@
 /**
  * The soak's processes: `svc serve` and `svc worker` as the real CLI (`node --import tsx
  * src/cli.ts …`), each incarnation's stdout and stderr in a log file of its own (a kill -9 and the
- * restart get two files), its RSS read from /proc, and the warnings and errors of its log summed up
- * afterwards.
+ * restart get two files), its RSS read from /proc, its memory after a full collection (through the
+ * inspector, which each one opens on a loopback port of its own), and the warnings and errors of
+ * its log summed up afterwards.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { WebSocket } from 'undici';
 import { runCommand } from '../test/helpers/services.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -59,14 +61,17 @@ export class SvcProcess {
     logFile: string,
   ): Promise<SvcProcess> {
     const fd = openSync(logFile, 'a');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', command], {
+    // The inspector (loopback, a free port) is how the bench asks for a full collection before it
+    // reads memory; nothing is attached to it in between.
+    const args = ['--inspect=127.0.0.1:0', '--import', 'tsx', 'src/cli.ts', command];
+    const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', fd, fd],
     });
     closeSync(fd);
     const p = new SvcProcess(name, command, logFile, child);
-    const ready = command === 'serve' ? /listening on (\S+)/ : /"msg":"worker started"/;
+    const ready = command === 'serve' ? / listening on (http\S+)/ : /"msg":"worker started"/;
     const deadline = Date.now() + 180_000;
     for (;;) {
       const m = ready.exec(readFileSync(logFile, 'utf8'));
@@ -90,6 +95,61 @@ export class SvcProcess {
       return m ? Math.round((Number(m[1]) / 1024) * 10) / 10 : undefined;
     } catch {
       return undefined;
+    }
+  }
+
+  /**
+   * Memory after a full, precise garbage collection: the inspector's HeapProfiler.collectGarbage,
+   * then process.memoryUsage() in the same process. RSS sampled between collections rises and
+   * falls with garbage V8 has not collected yet; this reads what survives, which is what a leak
+   * grows. Undefined when the process has exited or does not answer within `ms`.
+   */
+  async memoryAfterGc(ms = 15_000): Promise<MemoryAfterGc | undefined> {
+    if (!this.running) return undefined;
+    const m = /Debugger listening on (ws:\/\/\S+)/.exec(readFileSync(this.logFile, 'utf8'));
+    if (!m) return undefined;
+    const ws = new WebSocket(m[1]!);
+    const pending = new Map<number, (result: unknown) => void>();
+    let nextId = 0;
+    ws.addEventListener('message', (e) => {
+      const msg = JSON.parse(String(e.data)) as { id?: number; result?: unknown };
+      if (msg.id !== undefined) pending.get(msg.id)?.(msg.result);
+    });
+    const call = (method: string, params: object = {}) =>
+      new Promise<unknown>((resolve) => {
+        const id = ++nextId;
+        pending.set(id, resolve);
+        ws.send(JSON.stringify({ id, method, params }));
+      });
+    const exchange = async (): Promise<MemoryAfterGc> => {
+      await new Promise<void>((resolve, reject) => {
+        ws.addEventListener('open', () => resolve(), { once: true });
+        ws.addEventListener('error', () => reject(new Error('inspector connection failed')), { once: true });
+      });
+      const started = performance.now();
+      await call('HeapProfiler.collectGarbage');
+      const gcMs = Math.round(performance.now() - started);
+      const r = (await call('Runtime.evaluate', {
+        expression: 'JSON.stringify(process.memoryUsage())',
+        returnByValue: true,
+      })) as { result: { value: string } };
+      const u = JSON.parse(r.result.value) as NodeJS.MemoryUsage;
+      const mib = (b: number) => Math.round((b / 1048576) * 10) / 10;
+      return { rssMiB: mib(u.rss), heapUsedMiB: mib(u.heapUsed), externalMiB: mib(u.external), gcMs };
+    };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        exchange(),
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), ms);
+        }),
+      ]);
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+      ws.close();
     }
   }
 
@@ -120,6 +180,14 @@ export class SvcProcess {
   killNow(): void {
     if (this.running) this.child.kill('SIGKILL');
   }
+}
+
+/** What {@link SvcProcess.memoryAfterGc} reads, in MiB, and how long the collection took. */
+export interface MemoryAfterGc {
+  rssMiB: number;
+  heapUsedMiB: number;
+  externalMiB: number;
+  gcMs: number;
 }
 
 export function tail(file: string, lines = 40): string {

@@ -14,8 +14,9 @@
  *
  * Reported: per route the count, p50 and p99 latency and status counts (the whole run and outside
  * the fault windows); throughput; 5xx outside the fault windows (a window: from a fault until its
- * engine or process is back, plus 30 s); RSS of each process at minute 2 (20 % of shorter runs)
- * and at the end; for each fault the failed requests by status, the killed-process requests, and
+ * engine or process is back, plus 30 s); memory of each process at minute 2 (20 % of shorter runs)
+ * and at the end, both as sampled RSS and as RSS and V8 heap right after a full collection (the
+ * growth goal reads the latter: sampled RSS rises and falls with garbage not collected yet); for each fault the failed requests by status, the killed-process requests, and
  * the time until the first and until steady successful answers on every route; after the run,
  * with the stream drained, that every event a 2xx answer accepted is stored exactly once.
  * Figures go to bench/results.json with the others; every detail to bench/soak-results.json.
@@ -39,7 +40,14 @@ import {
   privateRedis,
 } from '../test/helpers/services.js';
 import type { BenchOptions, Figure, Suite } from './lib.js';
-import { type LogSummary, logPath, SvcProcess, summarizeLog, svcOnce } from './soak-procs.js';
+import {
+  type LogSummary,
+  logPath,
+  type MemoryAfterGc,
+  SvcProcess,
+  summarizeLog,
+  svcOnce,
+} from './soak-procs.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const STREAM = 'SVC_INGEST';
@@ -769,11 +777,29 @@ async function run(options: BenchOptions): Promise<Figure[]> {
       rss: Object.fromEntries(everyProc().map((s) => [s.name, s.proc.rssMiB()])),
     });
     const rssTimer = setInterval(() => rssSeries.push(sampleRss()), 10_000);
-    let baseline:
-      | { at: number; rss: Record<string, number | undefined>; pids: Record<string, number> }
-      | undefined;
+    // Memory after a full collection in each process, one process at a time, at minute 2 and at the
+    // end: the growth goal is judged on it (sampled RSS includes garbage not collected yet).
+    const sampleAfterGc = async () => {
+      const out: Record<string, MemoryAfterGc | undefined> = {};
+      for (const s of everyProc()) out[s.name] = await s.proc.memoryAfterGc();
+      return out;
+    };
+    interface Baseline {
+      at: number;
+      rss: Record<string, number | undefined>;
+      pids: Record<string, number>;
+      afterGc?: Record<string, MemoryAfterGc | undefined>;
+    }
+    let baseline: Baseline | undefined;
     const baselineTimer = setTimeout(() => {
-      baseline = { ...sampleRss(), pids: Object.fromEntries(everyProc().map((s) => [s.name, s.proc.pid])) };
+      const b: Baseline = {
+        ...sampleRss(),
+        pids: Object.fromEntries(everyProc().map((s) => [s.name, s.proc.pid])),
+      };
+      baseline = b;
+      void sampleAfterGc().then((afterGc) => {
+        b.afterGc = afterGc;
+      });
     }, rssAt);
 
     const faults: FaultDef[] = [
@@ -850,6 +876,7 @@ async function run(options: BenchOptions): Promise<Figure[]> {
     const remaining = durationMs - now();
     if (remaining > 0) await sleep(remaining);
     const end = sampleRss();
+    const endAfterGc = await sampleAfterGc();
     clearInterval(rssTimer);
     clearTimeout(baselineTimer);
     if (refreshTimer) clearTimeout(refreshTimer);
@@ -876,17 +903,27 @@ async function run(options: BenchOptions): Promise<Figure[]> {
     const failuresOutside = outside.filter((s) => s.outcome !== 'ok');
     const answered = samples.filter((s) => s.status > 0).length;
     const ok = samples.filter((s) => s.outcome === 'ok').length;
+    const growthPct = (base: number | undefined, last: number | undefined, restarted: boolean) =>
+      base && last && !restarted ? Math.round(((last - base) / base) * 1000) / 10 : null;
     const rss = everyProc().map((s) => {
+      const restarted = baseline ? baseline.pids[s.name] !== s.proc.pid : true;
       const base = baseline?.rss[s.name];
       const last = end.rss[s.name];
-      const restarted = baseline ? baseline.pids[s.name] !== s.proc.pid : true;
-      const growth = base && last && !restarted ? Math.round(((last - base) / base) * 1000) / 10 : null;
+      const gcBase = baseline?.afterGc?.[s.name];
+      const gcLast = endAfterGc[s.name];
       return {
         process: s.name,
+        restarted,
         minute2MiB: base ?? null,
         endMiB: last ?? null,
-        growthPct: growth,
-        restarted,
+        growthPct: growthPct(base, last, restarted),
+        afterGcMinute2MiB: gcBase?.rssMiB ?? null,
+        afterGcEndMiB: gcLast?.rssMiB ?? null,
+        afterGcGrowthPct: growthPct(gcBase?.rssMiB, gcLast?.rssMiB, restarted),
+        heapAfterGcMinute2MiB: gcBase?.heapUsedMiB ?? null,
+        heapAfterGcEndMiB: gcLast?.heapUsedMiB ?? null,
+        heapAfterGcGrowthPct: growthPct(gcBase?.heapUsedMiB, gcLast?.heapUsedMiB, restarted),
+        gcMs: [gcBase?.gcMs ?? null, gcLast?.gcMs ?? null],
       };
     });
 
@@ -981,16 +1018,30 @@ async function run(options: BenchOptions): Promise<Figure[]> {
     fig('5xx outside the fault windows', fiveXxOutside.length, 'responses', {
       goal: verdict('= 0', fiveXxOutside.length === 0),
     });
+    const at = rssAt % 60_000 === 0 ? `at ${rssAt / 60_000} min` : `at ${Math.round(rssAt / 1000)} s`;
+    const ratio = (a: number, b: number) => Math.round((a / b) * 1000) / 1000;
     for (const r of rss) {
-      if (r.growthPct === null) {
+      if (r.restarted) {
         fig(`RSS of ${r.process} at the end (restarted during the soak)`, r.endMiB ?? 0, 'MiB');
-      } else {
-        fig(`RSS of ${r.process} at the end`, r.endMiB!, 'MiB', {
-          floor: { name: `at ${Math.round(rssAt / 60_000)} min`, value: r.minute2MiB! },
-          ratio: Math.round((r.endMiB! / r.minute2MiB!) * 1000) / 1000,
-          goal: verdict(`growth < ${RSS_GOAL_PCT} %`, r.growthPct < RSS_GOAL_PCT),
-        });
+        continue;
       }
+      if (r.growthPct !== null)
+        fig(`RSS of ${r.process} at the end, sampled`, r.endMiB!, 'MiB', {
+          floor: { name: at, value: r.minute2MiB! },
+          ratio: ratio(r.endMiB!, r.minute2MiB!),
+        });
+      if (r.afterGcGrowthPct !== null)
+        fig(`RSS of ${r.process} at the end, after a full collection`, r.afterGcEndMiB!, 'MiB', {
+          floor: { name: `${at}, after a full collection`, value: r.afterGcMinute2MiB! },
+          ratio: ratio(r.afterGcEndMiB!, r.afterGcMinute2MiB!),
+          goal: verdict(`growth < ${RSS_GOAL_PCT} %`, r.afterGcGrowthPct < RSS_GOAL_PCT),
+        });
+      else fig(`RSS of ${r.process} after a full collection: not read (inspector did not answer)`, 0, 'MiB');
+      if (r.heapAfterGcGrowthPct !== null)
+        fig(`V8 heap of ${r.process} at the end, after a full collection`, r.heapAfterGcEndMiB!, 'MiB', {
+          floor: { name: `${at}, after a full collection`, value: r.heapAfterGcMinute2MiB! },
+          ratio: ratio(r.heapAfterGcEndMiB!, r.heapAfterGcMinute2MiB!),
+        });
     }
     for (const f of faultReports) {
       fig(`${f.fault}: failed requests`, f.failed, 'requests');
