@@ -98,59 +98,11 @@ export class SvcProcess {
     }
   }
 
-  /**
-   * Memory after a full, precise garbage collection: the inspector's HeapProfiler.collectGarbage,
-   * then process.memoryUsage() in the same process. RSS sampled between collections rises and
-   * falls with garbage V8 has not collected yet; this reads what survives, which is what a leak
-   * grows. Undefined when the process has exited or does not answer within `ms`.
-   */
+  /** Memory after a full collection (see {@link memoryAfterGc}); undefined once it has exited. */
   async memoryAfterGc(ms = 15_000): Promise<MemoryAfterGc | undefined> {
     if (!this.running) return undefined;
-    const m = /Debugger listening on (ws:\/\/\S+)/.exec(readFileSync(this.logFile, 'utf8'));
-    if (!m) return undefined;
-    const ws = new WebSocket(m[1]!);
-    const pending = new Map<number, (result: unknown) => void>();
-    let nextId = 0;
-    ws.addEventListener('message', (e) => {
-      const msg = JSON.parse(String(e.data)) as { id?: number; result?: unknown };
-      if (msg.id !== undefined) pending.get(msg.id)?.(msg.result);
-    });
-    const call = (method: string, params: object = {}) =>
-      new Promise<unknown>((resolve) => {
-        const id = ++nextId;
-        pending.set(id, resolve);
-        ws.send(JSON.stringify({ id, method, params }));
-      });
-    const exchange = async (): Promise<MemoryAfterGc> => {
-      await new Promise<void>((resolve, reject) => {
-        ws.addEventListener('open', () => resolve(), { once: true });
-        ws.addEventListener('error', () => reject(new Error('inspector connection failed')), { once: true });
-      });
-      const started = performance.now();
-      await call('HeapProfiler.collectGarbage');
-      const gcMs = Math.round(performance.now() - started);
-      const r = (await call('Runtime.evaluate', {
-        expression: 'JSON.stringify(process.memoryUsage())',
-        returnByValue: true,
-      })) as { result: { value: string } };
-      const u = JSON.parse(r.result.value) as NodeJS.MemoryUsage;
-      const mib = (b: number) => Math.round((b / 1048576) * 10) / 10;
-      return { rssMiB: mib(u.rss), heapUsedMiB: mib(u.heapUsed), externalMiB: mib(u.external), gcMs };
-    };
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([
-        exchange(),
-        new Promise<undefined>((resolve) => {
-          timer = setTimeout(() => resolve(undefined), ms);
-        }),
-      ]);
-    } catch {
-      return undefined;
-    } finally {
-      clearTimeout(timer);
-      ws.close();
-    }
+    const url = inspectorUrl(readFileSync(this.logFile, 'utf8'));
+    return url ? memoryAfterGc(url, ms) : undefined;
   }
 
   /** kill -9, and waits for the exit. */
@@ -182,12 +134,69 @@ export class SvcProcess {
   }
 }
 
-/** What {@link SvcProcess.memoryAfterGc} reads, in MiB, and how long the collection took. */
+/** What {@link memoryAfterGc} reads, in MiB, and how long the collection took. */
 export interface MemoryAfterGc {
   rssMiB: number;
   heapUsedMiB: number;
   externalMiB: number;
   gcMs: number;
+}
+
+/** The inspector's WebSocket address in a process's output (`--inspect` prints it on stderr). */
+export function inspectorUrl(output: string): string | undefined {
+  return /Debugger listening on (ws:\/\/\S+)/.exec(output)?.[1];
+}
+
+/**
+ * A Node process's memory after a full, precise garbage collection: the inspector's
+ * HeapProfiler.collectGarbage, then process.memoryUsage() in that process. RSS sampled between
+ * collections rises and falls with garbage V8 has not collected yet; this reads what survives,
+ * which is what a leak grows. Undefined when the inspector does not answer within `ms`.
+ */
+export async function memoryAfterGc(url: string, ms = 15_000): Promise<MemoryAfterGc | undefined> {
+  const ws = new WebSocket(url);
+  const pending = new Map<number, (result: unknown) => void>();
+  let nextId = 0;
+  ws.addEventListener('message', (e) => {
+    const msg = JSON.parse(String(e.data)) as { id?: number; result?: unknown };
+    if (msg.id !== undefined) pending.get(msg.id)?.(msg.result);
+  });
+  const call = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = ++nextId;
+      pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  const exchange = async (): Promise<MemoryAfterGc> => {
+    await new Promise<void>((resolve, reject) => {
+      ws.addEventListener('open', () => resolve(), { once: true });
+      ws.addEventListener('error', () => reject(new Error('inspector connection failed')), { once: true });
+    });
+    const started = performance.now();
+    await call('HeapProfiler.collectGarbage');
+    const gcMs = Math.round(performance.now() - started);
+    const r = (await call('Runtime.evaluate', {
+      expression: 'JSON.stringify(process.memoryUsage())',
+      returnByValue: true,
+    })) as { result: { value: string } };
+    const u = JSON.parse(r.result.value) as NodeJS.MemoryUsage;
+    const mib = (b: number) => Math.round((b / 1048576) * 10) / 10;
+    return { rssMiB: mib(u.rss), heapUsedMiB: mib(u.heapUsed), externalMiB: mib(u.external), gcMs };
+  };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      exchange(),
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), ms);
+      }),
+    ]);
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    ws.close();
+  }
 }
 
 export function tail(file: string, lines = 40): string {
