@@ -1,7 +1,7 @@
 import fastJsonStringify from 'fast-json-stringify';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { buildResponseSerializer, reachableSchemas } from './serializers.js';
+import { buildResponseSerializer, reachableSchemas, sendSerialised, serialise } from './serializers.js';
 
 const Money = { $id: 'Money', type: 'object', properties: { robux: { type: 'integer' } } };
 const Pass = {
@@ -84,5 +84,39 @@ describe('buildResponseSerializer', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('serialise and sendSerialised', () => {
+  const page = {
+    games: [
+      { name: '🔥 Blox Fruits [UPDATE]', ccu: 1 },
+      { name: 'Café Tycoon', ccu: null },
+    ],
+  };
+
+  it('makes the JSON bytes once, in memory of their own', () => {
+    const bytes = serialise(page);
+    expect(bytes.toString('utf8')).toBe(JSON.stringify(page));
+    // UTF-8: the emoji is 4 bytes (2 UTF-16 units), é is 2.
+    expect(bytes.length).toBe(JSON.stringify(page).length + 2 + 1);
+    // Not a slice of Node's shared pool, which a cached page would keep alive.
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+  });
+
+  it('answers the bytes as they are, with the JSON content type and their length in bytes', async () => {
+    const app = Fastify();
+    const bytes = serialise(page);
+    app.get('/page', async (_request, reply) => sendSerialised(reply, bytes));
+    const res = await app.inject({ method: 'GET', url: '/page' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['content-length']).toBe(String(bytes.length));
+    expect(res.json()).toEqual(page);
+    const head = await app.inject({ method: 'HEAD', url: '/page' });
+    expect(head.headers['content-length']).toBe(String(bytes.length));
+    expect(head.body).toBe('');
+    await app.close();
   });
 });

@@ -9,7 +9,7 @@ import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { type CloneEvidence, findCloneEvidence, GenreClones } from '../games/index.js';
 import { decodeCursor, pageOf } from '../http/pages.js';
-import type { SerialisedBody } from '../http/serializers.js';
+import { type SerialisedBody, serialise } from '../http/serializers.js';
 import { assertKnownGenre, findGameByPlaceId } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import { CLONES_METHOD, creationGapDays, orderPair, type PairGame, sameCreator } from './clone-pairs.js';
@@ -256,7 +256,7 @@ export class ClonePairService {
     const after = decodeCursor(q.cursor, 2);
     const key = [q.genre ?? '', q.days, q.cursor ?? '', limit, cap].join('|');
     return this.recentPages.get(key, this.deps.clock.now().getTime(), async () =>
-      JSON.stringify(await this.computeRecent(q, { cap, limit, after })),
+      serialise(await this.computeRecent(q, { cap, limit, after })),
     );
   }
 

@@ -7,7 +7,7 @@ import { TtlCache } from '../cache.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { dayKey } from '../games/index.js';
-import type { SerialisedBody } from '../http/serializers.js';
+import { type SerialisedBody, serialise } from '../http/serializers.js';
 import { assertKnownGenre } from '../market/index.js';
 import {
   analysePatterns,
@@ -102,7 +102,7 @@ export class SuccessPatternService {
     await assertKnownGenre(this.deps.db, q.genre);
     const now = this.deps.clock.now();
     return this.cache.get(`${q.genre ?? ''}|${q.period}`, now.getTime(), async () =>
-      JSON.stringify(await this.compute(q, now)),
+      serialise(await this.compute(q, now)),
     );
   }
 

@@ -9,6 +9,7 @@ import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { CLONE_THRESHOLD, dayKey, findClosestNames } from '../games/index.js';
 import { decodeCursor, pageOf } from '../http/pages.js';
+import { type SerialisedBody, serialise } from '../http/serializers.js';
 import { assertKnownGenre } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import * as repo from './keywords.repo.js';
@@ -67,7 +68,7 @@ function contains(b: string, a: string): boolean {
 }
 
 export class KeywordService {
-  private readonly lists = new TtlCache<string>(LIST_CACHE_MS, 2000);
+  private readonly lists = new TtlCache<SerialisedBody>(LIST_CACHE_MS, 2000);
   private readonly keywordPages = new TtlCache<KeywordResponseT>(LIST_CACHE_MS, 1000);
   private readonly details = new TtlCache<Pick<KeywordResponseT, 'history' | 'related'>>(
     DETAIL_CACHE_MS,
@@ -128,7 +129,7 @@ export class KeywordService {
   }
 
   /** GET /api/keywords/trending, as serialised JSON (pages are kept LIST_CACHE_MS per process). */
-  async trending(q: TrendingKeywordsQueryT, plan: PlanName): Promise<string> {
+  async trending(q: TrendingKeywordsQueryT, plan: PlanName): Promise<SerialisedBody> {
     await assertKnownGenre(this.deps.db, q.genre);
     const { cap, limit } = this.cap(plan, q.limit);
     const afterRank = decodeCursor(q.cursor, 1)?.[0] ?? 0;
@@ -159,7 +160,7 @@ export class KeywordService {
         limit_cap: cap,
         method: TRENDS_METHOD,
       };
-      return JSON.stringify(body);
+      return serialise(body);
     });
   }
 

@@ -12,7 +12,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
-import type { SerialisedBody } from '../http/serializers.js';
+import { type SerialisedBody, serialise } from '../http/serializers.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import { GENRE_KEYS } from '../platform/index.js';
 import { freeShape } from './genres.js';
@@ -86,7 +86,7 @@ class ViewCache {
     const view = await this.get(name);
     let json = view.rendered.get(shape);
     if (json === undefined) {
-      json = JSON.stringify(build(view));
+      json = serialise(build(view));
       if (view.rendered.size >= MAX_RENDERED) view.rendered.clear();
       view.rendered.set(shape, json);
     }

@@ -57,7 +57,7 @@ describe('collecting the catalog', () => {
 
   it('answers empty trends before the first collection', async () => {
     const ugc = new UgcService({ db: t.db, clock: fixedClock(NOW) });
-    expect(JSON.parse(await ugc.trends())).toMatchObject({
+    expect(JSON.parse((await ugc.trends()).toString('utf8'))).toMatchObject({
       computed_at: null,
       compared_days: { day_7: '2026-11-15', day_14: '2026-11-08' },
       categories: [],

@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import type { Db } from '../db/index.js';
 import { errors } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../http/pages.js';
-import type { SerialisedBody } from '../http/serializers.js';
+import { type SerialisedBody, serialise } from '../http/serializers.js';
 import { type CatalogItemType, catalogCategoryName } from '../platform/index.js';
 import { TRENDS_VIEW } from './collector.js';
 import * as items from './items.repo.js';
@@ -102,7 +102,7 @@ export class UgcService {
     const version = await this.version();
     const hit = this.rendered.get(key);
     if (hit !== undefined) return hit;
-    const json = JSON.stringify(await build(version));
+    const json = serialise(await build(version));
     if (this.rendered.size >= MAX_CACHED) this.rendered.clear();
     this.rendered.set(key, json);
     return json;

@@ -10,7 +10,7 @@ import type { Db, Queryable } from '../db/index.js';
 import { errors } from '../errors.js';
 import { dailyHistory, dayKey } from '../games/index.js';
 import { decodeCursor, encodeCursor } from '../http/pages.js';
-import type { SerialisedBody } from '../http/serializers.js';
+import { type SerialisedBody, serialise } from '../http/serializers.js';
 import { assertKnownGenre, findGameByPlaceId, type SeenUpdate } from '../market/index.js';
 import type { Entitlements, PlanName } from '../plans.js';
 import { BASELINE_DAYS, measureImpact, WINDOW_DAYS } from './impact.js';
@@ -173,7 +173,7 @@ export class UpdateImpactService {
     );
     const now = this.deps.clock.now();
     return this.recentPages.get(key, now.getTime(), async () =>
-      JSON.stringify(await this.computeRecent(q, now, { cap, limit, after })),
+      serialise(await this.computeRecent(q, now, { cap, limit, after })),
     );
   }
 
@@ -219,7 +219,7 @@ export class UpdateImpactService {
     await assertKnownGenre(this.deps.db, q.genre);
     const now = this.deps.clock.now();
     return this.timingCache.get(`${q.genre ?? ''}|${q.days}`, now.getTime(), async () =>
-      JSON.stringify(await this.computeTiming(q, now)),
+      serialise(await this.computeTiming(q, now)),
     );
   }
 

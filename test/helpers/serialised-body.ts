@@ -32,9 +32,10 @@ export function closedValidator(schema: TSchema, shared: readonly TSchema[] = []
   return ajv.compile(closed(JSON.parse(JSON.stringify(schema))) as object);
 }
 
-/** Parses `json` and fails the test (naming `what`) unless it matches the closed schema. */
-export function expectValid(validate: ValidateFunction, json: string, what: string): unknown {
-  const body: unknown = JSON.parse(json);
+/** Parses `json` (a service's serialised bytes, or a response's text) and fails the test (naming
+ * `what`) unless it matches the closed schema. */
+export function expectValid(validate: ValidateFunction, json: Buffer | string, what: string): unknown {
+  const body: unknown = JSON.parse(typeof json === 'string' ? json : json.toString('utf8'));
   const ok = validate(body);
   expect(ok ? [] : validate.errors, what).toEqual([]);
   return body;
