@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { bearer, signedIn } from '../../test/helpers/auth.js';
 import { testMarket } from '../../test/helpers/market.js';
@@ -229,14 +229,28 @@ describe('market views', () => {
     expect(await refreshViews(db, new Date('2026-11-22T18:00:00Z'))).toContain('genres');
   });
 
-  it('answer 503 until the first collection has stored them', async () => {
+  it('answer 503 until the first collection has stored them, looking for them once a second', async () => {
     const fresh = await buildTestApp();
+    const query = vi.spyOn(fresh.testDb.db, 'query');
+    const lookups = () =>
+      query.mock.calls.filter(([sql]) =>
+        String(sql).startsWith('SELECT computed_at FROM market_views WHERE name'),
+      ).length;
     try {
+      for (let i = 0; i < 5; i += 1) {
+        const res = await fresh.app.inject({ url: '/api/trending' });
+        expect(res.statusCode).toBe(503);
+        expect(res.json().code).toBe('temporarily_unavailable');
+        expect(res.headers['retry-after']).toBe('30');
+      }
+      expect(lookups()).toBe(1);
+      await refreshViews(fresh.testDb.db, NOW, { force: true });
+      await new Promise((r) => setTimeout(r, 1100));
       const res = await fresh.app.inject({ url: '/api/trending' });
-      expect(res.statusCode).toBe(503);
-      expect(res.json().code).toBe('temporarily_unavailable');
-      expect(res.headers['retry-after']).toBe('30');
+      expect(res.statusCode).toBe(200);
+      expect(lookups()).toBe(2);
     } finally {
+      query.mockRestore();
       await fresh.close();
     }
   });

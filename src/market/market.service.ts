@@ -65,13 +65,22 @@ interface Cached<T> extends StoredView<T> {
 class ViewCache {
   private readonly entries = new Map<string, Cached<unknown>>();
   private readonly pending = new Map<string, Promise<Cached<unknown> | undefined>>();
+  /** When the database last held no copy of a view (performance.now()): until the first
+   * collection, a view is looked for at most once per RECHECK_MS, not on every request. */
+  private readonly missing = new Map<string, number>();
 
   constructor(private readonly db: Db) {}
 
   /** The view's latest copy (its body as views.service.ts stored it under `name`). */
   async get<K extends ViewName>(name: K): Promise<Cached<Views[K]>> {
     const hit = this.entries.get(name);
-    const fresh = hit && performance.now() - hit.checkedAt < RECHECK_MS ? hit : await this.refresh(name, hit);
+    const now = performance.now();
+    const fresh =
+      hit && now - hit.checkedAt < RECHECK_MS
+        ? hit
+        : !hit && now - (this.missing.get(name) ?? Number.NEGATIVE_INFINITY) < RECHECK_MS
+          ? undefined
+          : await this.refresh(name, hit);
     if (!fresh) throw errors.unavailable('Market data is still being collected; try again in a minute.', 30);
     // The body is what views.service.ts stored under this name (the database holds only ours).
     return fresh as Cached<Views[K]>;
@@ -98,7 +107,11 @@ class ViewCache {
     if (!p) {
       p = (async () => {
         const stamp = await repo.viewTime(this.db, name);
-        if (!stamp) return undefined;
+        if (!stamp) {
+          this.missing.set(name, performance.now());
+          return undefined;
+        }
+        this.missing.delete(name);
         if (hit && hit.computedAt.getTime() === stamp.getTime()) {
           hit.checkedAt = performance.now();
           return hit;
