@@ -10,7 +10,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'undici';
-import { runCommand } from '../test/helpers/services.js';
+import { runCommand, SERVE_READY, WORKER_READY } from '../test/helpers/services.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -71,7 +71,8 @@ export class SvcProcess {
     });
     closeSync(fd);
     const p = new SvcProcess(name, command, logFile, child);
-    const ready = command === 'serve' ? / listening on (http\S+)/ : /"msg":"worker started"/;
+    // SERVE_READY wants an http URL: the inspector's "Debugger listening on ws://…" is not it.
+    const ready = command === 'serve' ? SERVE_READY : WORKER_READY;
     const deadline = Date.now() + 180_000;
     for (;;) {
       const m = ready.exec(readFileSync(logFile, 'utf8'));

@@ -16,8 +16,8 @@
  * the fault windows); throughput; 5xx outside the fault windows (a window: from a fault until its
  * engine or process is back, plus 30 s); memory of each process at minute 2 (20 % of shorter runs)
  * and at the end, both as sampled RSS and as RSS and V8 heap right after a full collection (the
- * growth goal reads the latter: sampled RSS rises and falls with garbage not collected yet); for each fault the failed requests by status, the killed-process requests, and
- * the time until the first and until steady successful answers on every route; after the run,
+ * growth goal reads the latter: sampled RSS rises and falls with garbage not collected yet); for
+ * each fault the failed requests by status, the killed-process requests, and the time until the first and until steady successful answers on every route; after the run,
  * with the stream drained, that every event a 2xx answer accepted is stored exactly once.
  * Figures go to bench/results.json with the others; every detail to bench/soak-results.json.
  */
@@ -1036,7 +1036,16 @@ async function run(options: BenchOptions): Promise<Figure[]> {
           ratio: ratio(r.afterGcEndMiB!, r.afterGcMinute2MiB!),
           goal: verdict(`growth < ${RSS_GOAL_PCT} %`, r.afterGcGrowthPct < RSS_GOAL_PCT),
         });
-      else fig(`RSS of ${r.process} after a full collection: not read (inspector did not answer)`, 0, 'MiB');
+      // Unmeasured is not a pass: the goal fails, and the value says nothing was read.
+      else
+        fig(
+          `RSS of ${r.process} after a full collection: not read (the inspector did not answer)`,
+          0,
+          'MiB',
+          {
+            goal: verdict(`growth < ${RSS_GOAL_PCT} %`, false),
+          },
+        );
       if (r.heapAfterGcGrowthPct !== null)
         fig(`V8 heap of ${r.process} at the end, after a full collection`, r.heapAfterGcEndMiB!, 'MiB', {
           floor: { name: `${at}, after a full collection`, value: r.heapAfterGcMinute2MiB! },

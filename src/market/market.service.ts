@@ -75,12 +75,11 @@ class ViewCache {
   async get<K extends ViewName>(name: K): Promise<Cached<Views[K]>> {
     const hit = this.entries.get(name);
     const now = performance.now();
-    const fresh =
-      hit && now - hit.checkedAt < RECHECK_MS
-        ? hit
-        : !hit && now - (this.missing.get(name) ?? Number.NEGATIVE_INFINITY) < RECHECK_MS
-          ? undefined
-          : await this.refresh(name, hit);
+    let fresh: Cached<unknown> | undefined;
+    if (hit && now - hit.checkedAt < RECHECK_MS) fresh = hit;
+    else if (!hit && now - (this.missing.get(name) ?? Number.NEGATIVE_INFINITY) < RECHECK_MS)
+      fresh = undefined;
+    else fresh = await this.refresh(name, hit);
     if (!fresh) throw errors.unavailable('Market data is still being collected; try again in a minute.', 30);
     // The body is what views.service.ts stored under this name (the database holds only ours).
     return fresh as Cached<Views[K]>;
