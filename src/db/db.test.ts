@@ -23,6 +23,28 @@ describe.each(testEngines())('Db: COPY and commitWith (%s)', (engine) => {
     ]);
   });
 
+  it('copies data given in pieces, strings and bytes, as their concatenation', async () => {
+    // 'é' is 0xc3 0xa9 in UTF-8: split between two pieces of bytes, it still arrives whole.
+    const e = Buffer.from('5\tcaf\u00e9\n');
+    await t.db.copyIn('COPY x (a, b) FROM STDIN', [
+      '1\tone\n2\t',
+      '',
+      'two\n',
+      e.subarray(0, 6),
+      e.subarray(6),
+    ]);
+    await t.db.transaction((tx) =>
+      tx.copyIn('COPY x (a, b) FROM STDIN', [Buffer.from('3\tthree\n'), '4\t\\N\n']),
+    );
+    expect(await rows()).toEqual([
+      { a: 1, b: 'one' },
+      { a: 2, b: 'two' },
+      { a: 3, b: 'three' },
+      { a: 4, b: null },
+      { a: 5, b: 'café' },
+    ]);
+  });
+
   it('fails a COPY of bad data, and its transaction stores nothing', async () => {
     await expect(
       t.db.transaction(async (tx) => {

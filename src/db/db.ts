@@ -13,6 +13,14 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+/**
+ * COPY input: one text, or pieces (strings, or UTF-8 bytes) written in their order. A large load
+ * goes in pieces because every string or array over 128 KiB is a V8 large object, and allocating
+ * one costs as much as building the whole text (fresh pages each time: about 0.6 ms for 140 KB on
+ * the 2-core machine); pieces of a few dozen KB are regular heap objects.
+ */
+export type CopyData = string | readonly (string | Uint8Array)[];
+
 export interface Queryable {
   /** One parameterised statement ($1, $2, …). Never interpolate values into `sql`. */
   query<R = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
@@ -22,7 +30,7 @@ export interface Queryable {
    * `COPY <table> (<columns>) FROM STDIN` with `data` in COPY's text format: the fastest way to
    * load many rows (no per-row statement, no JSON to unpack). `sql` must be a constant.
    */
-  copyIn(sql: string, data: string): Promise<void>;
+  copyIn(sql: string, data: CopyData): Promise<void>;
 }
 
 export interface Statement {

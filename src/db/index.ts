@@ -4,7 +4,7 @@
  * its own SQL and uses `Db`/`Tx` from here.
  */
 export { connectDb } from './connect.js';
-export type { Db, Engine, Queryable, QueryResult, Statement, Tx } from './db.js';
+export type { CopyData, Db, Engine, Queryable, QueryResult, Statement, Tx } from './db.js';
 export {
   loadMigrations,
   MIGRATIONS_DIR,

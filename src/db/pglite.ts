@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Db, Queryable, QueryResult, Statement, Tx } from './db.js';
+import type { CopyData, Db, Queryable, QueryResult, Statement, Tx } from './db.js';
 import { OID, parseDate, parseInt8, parseNumberArray, parseNumeric } from './types.js';
 
 const parsers = {
@@ -31,10 +31,12 @@ function wrap(q: PgliteQueryable): Queryable {
     async exec(sql: string): Promise<void> {
       await q.exec(sql);
     },
-    async copyIn(sql: string, data: string): Promise<void> {
+    async copyIn(sql: string, data: CopyData): Promise<void> {
       // PGlite reads COPY's input from the virtual file /dev/blob, given with the query.
       if (!FROM_STDIN.test(sql)) throw new Error('copyIn expects COPY … FROM STDIN');
-      await q.query(sql.replace(FROM_STDIN, "FROM '/dev/blob'"), [], { blob: new Blob([data]) });
+      await q.query(sql.replace(FROM_STDIN, "FROM '/dev/blob'"), [], {
+        blob: new Blob(typeof data === 'string' ? [data] : [...data]),
+      });
     },
   };
 }

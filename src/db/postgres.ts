@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Db, Queryable, QueryResult, Statement, Tx } from './db.js';
+import type { CopyData, Db, Queryable, QueryResult, Statement, Tx } from './db.js';
 import { OID, parseDate, parseInt8, parseNumberArray, parseNumeric } from './types.js';
 
 const custom: Record<number, (v: string) => unknown> = {
@@ -39,12 +39,13 @@ async function checkout(
   return { conn, lost: () => error, done: () => conn.off('error', onError) };
 }
 
-/** COPY … FROM STDIN on one connection. */
-async function copyOn(client: pg.PoolClient, sql: string, data: string): Promise<void> {
-  await pipeline(Readable.from([data]), client.query(copyFrom(sql)));
+/** COPY … FROM STDIN on one connection, `data` written piece by piece. */
+async function copyOn(client: pg.PoolClient, sql: string, data: CopyData): Promise<void> {
+  const pieces = typeof data === 'string' ? [data] : data.filter((p) => p.length > 0);
+  await pipeline(Readable.from(pieces), client.query(copyFrom(sql)));
 }
 
-function wrap(q: PgQueryable, copyIn: (sql: string, data: string) => Promise<void>): Queryable {
+function wrap(q: PgQueryable, copyIn: (sql: string, data: CopyData) => Promise<void>): Queryable {
   return {
     copyIn,
     async query<R>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<R>> {
@@ -143,7 +144,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
             // The simple query protocol (no parameters) accepts several statements at once.
             await conn.query(sql);
           },
-          async copyIn(sql: string, data: string): Promise<void> {
+          async copyIn(sql: string, data: CopyData): Promise<void> {
             await begin();
             await copyOn(conn, sql, data);
           },

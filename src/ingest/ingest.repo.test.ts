@@ -5,6 +5,7 @@ import { eventRow } from '../../test/helpers/ingest.js';
 import {
   chargeQuotaAllStatement,
   type EventRow,
+  eventsCopy,
   eventsCopyText,
   insertEvents,
   insertOutbox,
@@ -48,6 +49,24 @@ describe('COPY text of events', () => {
   });
 });
 
+describe('COPY text of events in pieces', () => {
+  it('closes a piece after 32,768 characters, at a whole row, and the pieces make the text', () => {
+    const rows = Array.from({ length: 500 }, (_, i) => row(i + 1, { payload: { pad: 'x'.repeat(250) } }));
+    const pieces = eventsCopy(rows);
+    const lines = pieces.map((p) => p.split('\n').length - 1);
+    expect(lines.reduce((a, b) => a + b, 0)).toBe(500);
+    expect(pieces.length).toBeGreaterThan(3);
+    for (const p of pieces) {
+      expect(p.endsWith('\n')).toBe(true);
+      // One row is about 400 characters: a piece passes the mark by less than a row.
+      expect(p.length).toBeLessThan(32_768 + 1_000);
+    }
+    for (const p of pieces.slice(0, -1)) expect(p.length).toBeGreaterThanOrEqual(32_768);
+    expect(pieces.join('')).toBe(eventsCopyText(rows));
+    expect(eventsCopy([])).toEqual([]);
+  });
+});
+
 describe.each(testEngines())('insertEvents through COPY (%s)', (engine) => {
   let t: TestDb;
   beforeAll(async () => {
@@ -68,6 +87,19 @@ describe.each(testEngines())('insertEvents through COPY (%s)', (engine) => {
     ];
     await insertEvents(t.db, rows);
     expect(await readBack(t, 3)).toEqual([rows[0], rows[2], rows[1]]); // by event_id
+  });
+
+  it('stores a batch of many pieces whole, a multibyte payload across them too', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) =>
+      row(i + 1, {
+        team_id: 4,
+        event_id: `big-${String(i).padStart(4, '0')}`,
+        payload: { name: 'ü🎮'.repeat(60) },
+      }),
+    );
+    expect(eventsCopy(rows).length).toBeGreaterThan(1);
+    await insertEvents(t.db, rows);
+    expect(await readBack(t, 4)).toEqual(rows);
   });
 
   it('stores any text the validator lets through unchanged (property)', async () => {

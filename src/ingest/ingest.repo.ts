@@ -2,7 +2,7 @@
  * Every SQL statement of the ingest pipeline. Batches are written with one statement each
  * (COPY for events, unnest for the rest), never one statement per event.
  */
-import type { Queryable, Statement } from '../db/index.js';
+import type { CopyData, Queryable, Statement } from '../db/index.js';
 
 /** One event as stored (and as carried by the queue: plain JSON, dates as ISO strings). */
 export interface EventRow {
@@ -226,22 +226,38 @@ function copyText(v: string | null): string {
   );
 }
 
-/** The rows in COPY's text format, one line each, columns in EVENT_COLUMNS order. */
-export function eventsCopyText(rows: readonly EventRow[]): string {
+/** A piece of COPY text is closed once it holds this many characters (a piece ends with a whole
+ * row): at most 64 KB as a string plus one row, a regular heap object (CopyData). */
+const COPY_PIECE_CHARS = 32_768;
+
+/** The rows in COPY's text format, one line each, columns in EVENT_COLUMNS order, in pieces of whole
+ * rows (CopyData). */
+export function eventsCopy(rows: readonly EventRow[]): string[] {
+  const pieces: string[] = [];
   let out = '';
   for (const r of rows) {
     // JSON text holds no raw tab or line break (JSON escapes them), only backslashes to double.
     const payload = JSON.stringify(r.payload);
     out += `${r.team_id}\t${r.key_id}\t${copyText(r.sdk_version)}\t${r.received_at}\t${copyText(r.event_id)}\t${r.ts}\t${copyText(r.platform)}\t${copyText(r.game_id)}\t${copyText(r.player_id)}\t${copyText(r.session_id)}\t${copyText(r.type)}\t${payload.includes('\\') ? payload.replaceAll('\\', '\\\\') : payload}\t${copyText(r.country)}\t${r.batch}\n`;
+    if (out.length >= COPY_PIECE_CHARS) {
+      pieces.push(out);
+      out = '';
+    }
   }
-  return out;
+  if (out !== '') pieces.push(out);
+  return pieces;
+}
+
+/** eventsCopy as one text. */
+export function eventsCopyText(rows: readonly EventRow[]): string {
+  return eventsCopy(rows).join('');
 }
 
 /** Inserts a batch with one COPY. Not idempotent by itself: callers store a batch once, in the
  * transaction that records its event ids (sync) or deletes its outbox row (the queue writer). */
 export async function insertEvents(q: Queryable, rows: readonly EventRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await q.copyIn(COPY_EVENTS, eventsCopyText(rows));
+  await q.copyIn(COPY_EVENTS, eventsCopy(rows));
 }
 
 /** Creates the month's partition unless it exists. DDL takes no parameters: the name and bounds
@@ -300,11 +316,11 @@ export function rollupInboxStatement(keys: readonly RollupKey[]): Statement | nu
   };
 }
 
-/** The COPY of insertEvents, for rows already in COPY text (eventsCopyText): what a JetStream
- * message carries, so the writer never parses a payload. */
-export async function insertEventsText(q: Queryable, copyText: string): Promise<void> {
-  if (copyText === '') return;
-  await q.copyIn(COPY_EVENTS, copyText);
+/** The COPY of insertEvents, for rows already in COPY text (eventsCopy): what the JetStream writer
+ * makes of its messages. */
+export async function insertEventsText(q: Queryable, copy: CopyData): Promise<void> {
+  if (copy.length === 0 || (typeof copy !== 'string' && copy.every((p) => p.length === 0))) return;
+  await q.copyIn(COPY_EVENTS, copy);
 }
 
 /** Records claims of batches about to be published (state queued), in the request's transaction,

@@ -80,9 +80,10 @@ function body(request: FastifyRequest, payload: Readable): Readable {
   return out;
 }
 
-function keptBody(request: FastifyRequest): Buffer | undefined {
+/** The kept chunks, not joined: the stream's message is the one copy made of them (encodeRaw). */
+function keptBody(request: FastifyRequest): readonly Buffer[] | undefined {
   const chunks = bodyBytes.get(request);
-  return chunks && chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+  return chunks && chunks.length > 0 ? chunks : undefined;
 }
 
 function sdkVersion(request: FastifyRequest): string | null {

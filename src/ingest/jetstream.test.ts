@@ -33,6 +33,13 @@ async function withJsm<T>(
   }
 }
 
+/** A decoded message with its COPY pieces as one text. */
+function readable(message: ReturnType<typeof decodeMessage>) {
+  if ('malformed' in message) return message;
+  const text = message.copy.map((p) => (typeof p === 'string' ? p : new TextDecoder().decode(p))).join('');
+  return { ...message, copy: text };
+}
+
 describe('JetStream ingest messages', () => {
   const rows = [
     eventRow(1, { payload: { note: 'tab\there, back\\slash' } }),
@@ -53,13 +60,16 @@ describe('JetStream ingest messages', () => {
       ],
     });
     expect(lines.join('\n')).toBe(eventsCopyText(rows));
-    const decoded = decodeMessage(wire);
-    expect(decoded).toEqual({
+    const decoded = decodeMessage(wire) as BatchMessage;
+    expect(readable(decoded)).toEqual({
       claim: 42,
       events: 2,
       inbox: JSON.parse(head!).inbox,
-      copyText: eventsCopyText(rows),
+      copy: eventsCopyText(rows),
     });
+    // The rows are the message's own bytes, handed to COPY as they came.
+    expect(decoded.copy).toHaveLength(1);
+    expect((decoded.copy[0] as Uint8Array).buffer).toBe(wire.buffer);
   });
 
   it.each([
@@ -70,8 +80,15 @@ describe('JetStream ingest messages', () => {
     ['no event count', '{"v":1,"claim":1,"inbox":[]}\n'],
     ['bad rollup keys', '{"v":1,"claim":1,"events":0,"inbox":[[1,"p"]]}\n'],
     ['2 rows for 1 events', '{"v":1,"claim":1,"events":1,"inbox":[]}\na\nb\n'],
+    ['1 rows for 1 events', '{"v":1,"claim":1,"events":1,"inbox":[]}\na\nb'],
   ])('refuse a message with %s', (reason, text) => {
     expect(decodeMessage(new TextEncoder().encode(text))).toEqual({ malformed: reason });
+  });
+
+  it('refuse a message whose rows are not UTF-8 (COPY would fail the whole write)', () => {
+    const head = new TextEncoder().encode('{"v":1,"claim":1,"events":1,"inbox":[]}\n');
+    const data = Buffer.concat([head, Buffer.from([0x61, 0xff, 0xfe, 0x0a])]);
+    expect(decodeMessage(data)).toEqual({ malformed: 'the rows are not UTF-8' });
   });
 
   it('split a batch too large for the server into messages that each fit, every row once', () => {
@@ -82,7 +99,9 @@ describe('JetStream ingest messages', () => {
     for (const p of packed) expect(p.data.byteLength).toBeLessThanOrEqual(3_000);
     expect(new Set(packed.map((p) => p.claim)).size).toBe(packed.length);
     // Each part is its own batch for the rollups (its claim id), the rows otherwise unchanged.
-    const parts = packed.map((p) => decodeMessage(p.data) as BatchMessage);
+    const parts = packed.map(
+      (p) => readable(decodeMessage(p.data)) as { copy: string; inbox: BatchMessage['inbox'] },
+    );
     const relabelled = packed.flatMap((p, i) =>
       many
         .slice(
@@ -91,12 +110,12 @@ describe('JetStream ingest messages', () => {
         )
         .map((r) => ({ ...r, batch: p.claim })),
     );
-    expect(parts.map((m) => m.copyText).join('')).toBe(eventsCopyText(relabelled));
+    expect(parts.map((m) => m.copy).join('')).toBe(eventsCopyText(relabelled));
     expect(parts.map((m) => m.inbox.map((k) => k[5]))).toEqual(packed.map((p) => [p.claim]));
     expect(packed.reduce((n, p) => n + p.events, 0)).toBe(40);
     const whole = packRows(many, 1_000_000, () => 7);
     expect(whole).toHaveLength(1);
-    expect((decodeMessage(whole[0]!.data) as BatchMessage).copyText).toBe(eventsCopyText(many));
+    expect((readable(decodeMessage(whole[0]!.data)) as { copy: string }).copy).toBe(eventsCopyText(many));
   });
 });
 
@@ -110,7 +129,7 @@ describe('JetStream ingest messages of version 2 (the body as received)', () => 
   function received(body: string, countries: Map<string, string> = new Map()) {
     const events = (JSON.parse(body) as { events: unknown[] }).events;
     const accepted = prepare(validateBatch(events), receivedAt).candidates;
-    return { body: { bytes: encode(body), secret: SECRET }, accepted, countries, ctx };
+    return { body: { bytes: [encode(body)], secret: SECRET }, accepted, countries, ctx };
   }
 
   it('give the writer the very rows the request would have stored, with the key blanked', () => {
@@ -141,12 +160,31 @@ describe('JetStream ingest messages of version 2 (the body as received)', () => 
       countries: { player_2: 'DE' },
     });
     const rows = toRows(batch.accepted, countries, ctx, 77);
-    expect(decodeMessage(data)).toEqual({
+    expect(readable(decodeMessage(data))).toEqual({
       claim: 77,
       events: 5,
       inbox: rollupKeys(rows),
-      copyText: eventsCopyText(rows),
+      copy: eventsCopyText(rows),
     });
+  });
+
+  it('are the same made from the body in chunks, the key blanked where it straddles two', () => {
+    const body = JSON.stringify({ api_key: SECRET, events: sdkEvents(1, 4) });
+    const whole = received(body);
+    const bytes = encode(body);
+    const cut = body.indexOf(SECRET) + 5;
+    const chunked = {
+      ...whole,
+      body: {
+        ...whole.body,
+        bytes: [bytes.subarray(0, cut), bytes.subarray(cut, cut + 1), bytes.subarray(cut + 1)],
+      },
+    };
+    const data = encodeRaw(5, chunked, 1_000_000)!;
+    expect(Buffer.from(data).equals(Buffer.from(encodeRaw(5, whole, 1_000_000)!))).toBe(true);
+    expect(new TextDecoder().decode(data)).toContain(`"api_key":"${'*'.repeat(SECRET.length)}"`);
+    // The request's chunks are left as they were.
+    expect(Buffer.concat(chunked.body.bytes).toString()).toBe(body);
   });
 
   it('are not made when the key cannot be found to blank, or the message would be too large', () => {

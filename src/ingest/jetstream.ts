@@ -13,6 +13,7 @@
  * publish that fails or takes longer than `publishTimeoutMs` (250 ms): requests in flight fall back
  * to sync then, later ones go sync at once, and a probe every `probeMs` closes it again.
  */
+import { isUtf8 } from 'node:buffer';
 import {
   AckPolicy,
   connect,
@@ -27,6 +28,7 @@ import type { Queryable } from '../db/index.js';
 import { type Candidate, newBatchId, type RowContext, toRows } from './batch.js';
 import {
   type EventRow,
+  eventsCopy,
   eventsCopyText,
   insertEventsText,
   type RollupKey,
@@ -99,12 +101,13 @@ interface RawHead {
   countries: Record<string, string>;
 }
 
-/** A message as the writer reads it. */
+/** A message as the writer reads it: its rows as COPY text, in pieces (CopyData; the bytes of a
+ * version 1 message as they came, the rows a version 2 message's writer made as strings). */
 export interface BatchMessage {
   claim: number;
   events: number;
   inbox: RollupKey[];
-  copyText: string;
+  copy: (string | Uint8Array)[];
 }
 
 /** A message's parts before its claim id is known: its rollup keys, its COPY text, and its size
@@ -173,7 +176,7 @@ const isJsonSpace = (b: number | undefined) => b === 0x20 || b === 0x0a || b ===
  * it there would change an event).
  */
 export function keyOffset(body: Uint8Array, secret: string): number {
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const needle = Buffer.from(secret, 'utf8');
   if (needle.length === 0) return -1;
   const at = bytes.indexOf(needle);
@@ -191,9 +194,10 @@ export function keyOffset(body: Uint8Array, secret: string): number {
 
 /** A version 2 message (RawHead) for `batch`, the key's value blanked (each of its characters a
  * `*`: the stream never holds a key), or null when it would be larger than `maxBytes` or the key
- * cannot be found to blank (keyOffset): the caller then packs rows, which it can split. */
+ * cannot be found to blank (keyOffset): the caller then packs rows, which it can split. The body's
+ * chunks are copied once, into the message (unzeroed memory: every byte of it is written). */
 export function encodeRaw(claim: number, batch: RawBatch, maxBytes: number): Uint8Array | null {
-  const { bytes, secret } = batch.body;
+  const { bytes: chunks, secret } = batch.body;
   const head: RawHead = {
     v: 2,
     claim,
@@ -206,13 +210,19 @@ export function encodeRaw(claim: number, batch: RawBatch, maxBytes: number): Uin
     countries: Object.fromEntries(batch.countries),
   };
   const line = encoder.encode(`${JSON.stringify(head)}\n`);
-  if (line.length + bytes.length > maxBytes) return null;
-  const key = keyOffset(bytes, secret);
-  if (key < 0) return null;
-  const data = new Uint8Array(line.length + bytes.length);
+  const size = chunks.reduce((n, c) => n + c.length, 0);
+  if (line.length + size > maxBytes) return null;
+  const data = Buffer.allocUnsafeSlow(line.length + size);
   data.set(line, 0);
-  data.set(bytes, line.length);
-  data.fill(0x2a, line.length + key, line.length + key + Buffer.byteLength(secret, 'utf8'));
+  let at = line.length;
+  for (const c of chunks) {
+    data.set(c, at);
+    at += c.length;
+  }
+  const body = data.subarray(line.length);
+  const key = keyOffset(body, secret);
+  if (key < 0) return null;
+  body.fill(0x2a, key, key + Buffer.byteLength(secret, 'utf8'));
   return data;
 }
 
@@ -262,7 +272,7 @@ function decodeRaw(head: Partial<RawHead>, body: Uint8Array): BatchMessage | { m
     ctx,
     head.claim,
   );
-  return { claim: head.claim!, events: rows.length, inbox: rollupKeys(rows), copyText: eventsCopyText(rows) };
+  return { claim: head.claim!, events: rows.length, inbox: rollupKeys(rows), copy: eventsCopy(rows) };
 }
 
 /** The message, or why it cannot be read (a message of another version or format). */
@@ -284,13 +294,15 @@ export function decodeMessage(data: Uint8Array): BatchMessage | { malformed: str
   if (!Number.isSafeInteger(head.claim) || (head.claim ?? 0) <= 0) return { malformed: 'no claim id' };
   if (!Number.isSafeInteger(head.events) || (head.events ?? -1) < 0) return { malformed: 'no event count' };
   if (!Array.isArray(head.inbox) || !head.inbox.every(isKey)) return { malformed: 'bad rollup keys' };
-  const copyText = decoder.decode(data.subarray(nl + 1));
+  // The rows go to COPY as the bytes they came as (PostgreSQL checks their encoding too).
+  const copy = data.subarray(nl + 1);
+  if (!isUtf8(copy)) return { malformed: 'the rows are not UTF-8' };
   let lines = 0;
-  for (let i = copyText.indexOf('\n'); i >= 0; i = copyText.indexOf('\n', i + 1)) lines += 1;
-  if (lines !== head.events || (copyText.length > 0 && !copyText.endsWith('\n'))) {
+  for (let i = copy.indexOf(10); i >= 0; i = copy.indexOf(10, i + 1)) lines += 1;
+  if (lines !== head.events || (copy.length > 0 && copy[copy.length - 1] !== 10)) {
     return { malformed: `${lines} rows for ${head.events} events` };
   }
-  return { claim: head.claim!, events: head.events!, inbox: head.inbox, copyText };
+  return { claim: head.claim!, events: head.events!, inbox: head.inbox, copy: [copy] };
 }
 
 /** `rows` as messages of at most `maxBytes` each (halved until they fit; one row always fits: a
@@ -340,7 +352,10 @@ export async function storeMessages(
   // A claim named twice (a redelivered message handed out with its first copy) stores once.
   const once = [...new Map(taken.map((m) => [m.claim, m])).values()];
   if (once.length === 0) return { batches: 0, events: 0 };
-  await insertEventsText(tx, once.map((m) => m.copyText).join(''));
+  await insertEventsText(
+    tx,
+    once.flatMap((m) => m.copy),
+  );
   const queued = rollupInboxStatement(once.flatMap((m) => m.inbox));
   if (queued) await tx.query(queued.sql, queued.params);
   return { batches: once.length, events: once.reduce((s, m) => s + m.events, 0) };

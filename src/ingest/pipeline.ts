@@ -51,9 +51,10 @@ export interface IngestRequest {
   ip: string;
   /** The X-Svc-SDK-Version header, trimmed. */
   sdkVersion: string | null;
-  /** The body's bytes as parsed (after gzip), when the route kept them: JetStream then carries
-   * the batch as it came (settle.ts). Called only for a batch going onto the stream. */
-  rawBody?: (() => Uint8Array | undefined) | undefined;
+  /** The body's bytes as parsed (after gzip), in the chunks they arrived in, when the route kept
+   * them: JetStream then carries the batch as it came (settle.ts). Called only for a batch going
+   * onto the stream. */
+  rawBody?: (() => readonly Uint8Array[] | undefined) | undefined;
 }
 
 /** Why a request is refused as sent. */

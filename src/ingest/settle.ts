@@ -52,10 +52,10 @@ export interface Packed {
   data: Uint8Array;
 }
 
-/** A request's body as received (after gzip) and the ingest key it names (`api_key`), which a
- * message must never carry (jetstream.ts blanks it). */
+/** A request's body as received (after gzip), in the chunks it arrived in, and the ingest key it
+ * names (`api_key`), which a message must never carry (jetstream.ts blanks it). */
 export interface ReceivedBody {
-  bytes: Uint8Array;
+  bytes: readonly Uint8Array[];
   secret: string;
 }
 
