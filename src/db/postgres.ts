@@ -39,10 +39,26 @@ async function checkout(
   return { conn, lost: () => error, done: () => conn.off('error', onError) };
 }
 
-/** COPY … FROM STDIN on one connection, `data` written piece by piece. */
+/** `data` as one run of bytes: the pieces' UTF-8 written straight into one unpooled buffer (no
+ * string of them all, no buffer per piece). */
+function copyBytes(data: CopyData): Uint8Array {
+  if (typeof data === 'string') return Buffer.from(data, 'utf8');
+  if (data.length === 1 && typeof data[0] !== 'string') return data[0]!;
+  const sizes = data.map((p) => (typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length));
+  const out = Buffer.allocUnsafeSlow(sizes.reduce((a, b) => a + b, 0));
+  let at = 0;
+  data.forEach((p, i) => {
+    if (typeof p === 'string') out.write(p, at, sizes[i]!, 'utf8');
+    else out.set(p, at);
+    at += sizes[i]!;
+  });
+  return out;
+}
+
+/** COPY … FROM STDIN on one connection: the data as one CopyData message (one write; a message per
+ * piece would be a socket write, and a wake-up of the server, each). */
 async function copyOn(client: pg.PoolClient, sql: string, data: CopyData): Promise<void> {
-  const pieces = typeof data === 'string' ? [data] : data.filter((p) => p.length > 0);
-  await pipeline(Readable.from(pieces), client.query(copyFrom(sql)));
+  await pipeline(Readable.from([copyBytes(data)]), client.query(copyFrom(sql)));
 }
 
 function wrap(q: PgQueryable, copyIn: (sql: string, data: CopyData) => Promise<void>): Queryable {
