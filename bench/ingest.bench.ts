@@ -22,6 +22,7 @@ import { loadConfig } from '../src/config.js';
 import { connectDb, migrate, openPglite } from '../src/db/index.js';
 import { type EventRow, eventsCopyText } from '../src/ingest/ingest.repo.js';
 import { Partitions } from '../src/ingest/partitions.js';
+import { NODE_FLAGS } from '../src/node-flags.js';
 import { freshPostgresDatabase } from '../test/helpers/db.js';
 import { withPgClient } from '../test/helpers/pg-client.js';
 import { rng } from '../test/helpers/random.js';
@@ -51,7 +52,7 @@ export async function startServer(kind: string, env: NodeJS.ProcessEnv): Promise
   const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : [];
   const child: ChildProcess = spawn(
     process.execPath,
-    [...profiling, '--import', 'tsx', 'bench/server.ts', kind],
+    [...NODE_FLAGS, ...profiling, '--import', 'tsx', 'bench/server.ts', kind],
     {
       stdio: ['pipe', 'pipe', 'inherit'],
       env,

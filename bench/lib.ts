@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
+import { NODE_FLAGS } from '../src/node-flags.js';
 
 /** The account `bench/server.ts app` creates for authenticated figures. */
 export const BENCH_USER = { email: 'bench@example.com', password: 'bench password 0123' };
@@ -41,6 +42,8 @@ export interface RunningTarget {
   key?: string;
   /** The third word, when the server prints one (a signed-in user's access token). */
   token?: string;
+  /** The server's process. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -81,7 +84,15 @@ export async function startTarget(
   kind: string,
   options: { script?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningTarget> {
-  const command = [process.execPath, '--import', 'tsx', options.script ?? 'bench/server.ts', kind];
+  // Started as production starts svc (NODE_FLAGS), floors and subjects alike.
+  const command = [
+    process.execPath,
+    ...NODE_FLAGS,
+    '--import',
+    'tsx',
+    options.script ?? 'bench/server.ts',
+    kind,
+  ];
   // taskset execs the server: the child is the server's own process (kill reaches it).
   const pinned = PIN ? ['taskset', '-c', PIN.server, ...command] : command;
   const child: ChildProcess = spawn(pinned[0]!, pinned.slice(1), {
@@ -107,6 +118,7 @@ export async function startTarget(
   }
   return {
     ...ready,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

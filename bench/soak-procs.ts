@@ -10,6 +10,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'undici';
+import { NODE_FLAGS } from '../src/node-flags.js';
 import { runCommand, SERVE_READY, WORKER_READY } from '../test/helpers/services.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -63,7 +64,7 @@ export class SvcProcess {
     const fd = openSync(logFile, 'a');
     // The inspector (loopback, a free port) is how the bench asks for a full collection before it
     // reads memory; nothing is attached to it in between.
-    const args = ['--inspect=127.0.0.1:0', '--import', 'tsx', 'src/cli.ts', command];
+    const args = [...NODE_FLAGS, '--inspect=127.0.0.1:0', '--import', 'tsx', 'src/cli.ts', command];
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
