@@ -17,8 +17,9 @@
  * engine or process is back, plus 30 s); memory of each process at minute 2 (20 % of shorter runs)
  * and at the end, both as sampled RSS and as RSS and V8 heap right after a full collection (the
  * growth goal reads the latter: sampled RSS rises and falls with garbage not collected yet); for
- * each fault the failed requests by status, the killed-process requests, and the time until the first and until steady successful answers on every route; after the run,
- * with the stream drained, that every event a 2xx answer accepted is stored exactly once.
+ * each fault the failed requests by status, the killed-process requests, and the time until the
+ * first and until steady successful answers on every route; after the run, with the stream
+ * drained, that every event a 2xx answer accepted is stored exactly once.
  * Figures go to bench/results.json with the others; every detail to bench/soak-results.json.
  */
 import { randomBytes } from 'node:crypto';

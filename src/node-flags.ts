@@ -2,7 +2,7 @@
  * The Node.js flags every long-running svc process (`svc serve`, `svc worker`) is started with. They
  * are command-line flags (V8 sizes its heap when it starts), so they live where processes are
  * started: package.json's `start`, the README's systemd units, and the processes the benches start
- * (node-flags.test.ts checks that those agree with this list).
+ * (node-flags.test.ts checks package.json and the README, test/bench/servers.test.ts the benches).
  *
  * --max-semi-space-size=32: a young generation twice V8's default (16 MB semi-spaces). An ingest
  * batch (a 160 KB body parsed into 500 events, then their rows and COPY text) is short-lived

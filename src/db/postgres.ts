@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { joinBytes } from '../bytes.js';
 import type { CopyData, Db, Queryable, QueryResult, Statement, Tx } from './db.js';
 import { OID, parseDate, parseInt8, parseNumberArray, parseNumeric } from './types.js';
 
@@ -39,20 +40,11 @@ async function checkout(
   return { conn, lost: () => error, done: () => conn.off('error', onError) };
 }
 
-/** `data` as one run of bytes: the pieces' UTF-8 written straight into one unpooled buffer (no
- * string of them all, no buffer per piece). */
+/** `data` as one run of bytes (a single piece of bytes as it is). */
 function copyBytes(data: CopyData): Uint8Array {
   if (typeof data === 'string') return Buffer.from(data, 'utf8');
   if (data.length === 1 && typeof data[0] !== 'string') return data[0]!;
-  const sizes = data.map((p) => (typeof p === 'string' ? Buffer.byteLength(p, 'utf8') : p.length));
-  const out = Buffer.allocUnsafeSlow(sizes.reduce((a, b) => a + b, 0));
-  let at = 0;
-  data.forEach((p, i) => {
-    if (typeof p === 'string') out.write(p, at, sizes[i]!, 'utf8');
-    else out.set(p, at);
-    at += sizes[i]!;
-  });
-  return out;
+  return joinBytes(data);
 }
 
 /** COPY … FROM STDIN on one connection: the data as one CopyData message (one write; a message per

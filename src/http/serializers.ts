@@ -11,6 +11,7 @@
 
 import fastJsonStringify, { type Options } from 'fast-json-stringify';
 import type { FastifyReply } from 'fastify';
+import { joinBytes } from '../bytes.js';
 
 // fast-json-stringify's types describe schemas it builds, not the plain JSON Fastify hands over.
 type Schema = Parameters<typeof fastJsonStringify>[0];
@@ -73,10 +74,7 @@ export type SerialisedBody = Buffer;
 /** `value` as JSON bytes, in memory of their own: a small page kept in a cache must not hold on to
  * a slab of Node's shared buffer pool. */
 export function serialise(value: unknown): SerialisedBody {
-  const json = JSON.stringify(value);
-  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
-  bytes.write(json);
-  return bytes;
+  return joinBytes([JSON.stringify(value)]);
 }
 
 /** Sends a body the service already serialised (a cached page) with the JSON content type. */

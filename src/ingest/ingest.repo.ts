@@ -318,9 +318,9 @@ export function rollupInboxStatement(keys: readonly RollupKey[]): Statement | nu
 
 /** The COPY of insertEvents, for rows already in COPY text (eventsCopy): what the JetStream writer
  * makes of its messages. */
-export async function insertEventsText(q: Queryable, copy: CopyData): Promise<void> {
-  if (copy.length === 0 || (typeof copy !== 'string' && copy.every((p) => p.length === 0))) return;
-  await q.copyIn(COPY_EVENTS, copy);
+export async function insertEventsCopy(q: Queryable, copy: CopyData): Promise<void> {
+  const empty = typeof copy === 'string' ? copy === '' : copy.every((p) => p.length === 0);
+  if (!empty) await q.copyIn(COPY_EVENTS, copy);
 }
 
 /** Records claims of batches about to be published (state queued), in the request's transaction,

@@ -24,13 +24,14 @@ import {
   RetentionPolicy,
   StorageType,
 } from 'nats';
+import { joinBytes } from '../bytes.js';
 import type { Queryable } from '../db/index.js';
 import { type Candidate, newBatchId, type RowContext, toRows } from './batch.js';
 import {
   type EventRow,
   eventsCopy,
   eventsCopyText,
-  insertEventsText,
+  insertEventsCopy,
   type RollupKey,
   rollupInboxStatement,
   rollupKeys,
@@ -209,17 +210,11 @@ export function encodeRaw(claim: number, batch: RawBatch, maxBytes: number): Uin
     take: ranges(batch.accepted.map((c) => c.index)),
     countries: Object.fromEntries(batch.countries),
   };
-  const line = encoder.encode(`${JSON.stringify(head)}\n`);
-  const size = chunks.reduce((n, c) => n + c.length, 0);
-  if (line.length + size > maxBytes) return null;
-  const data = Buffer.allocUnsafeSlow(line.length + size);
-  data.set(line, 0);
-  let at = line.length;
-  for (const c of chunks) {
-    data.set(c, at);
-    at += c.length;
-  }
-  const body = data.subarray(line.length);
+  const line = `${JSON.stringify(head)}\n`;
+  const lineBytes = Buffer.byteLength(line, 'utf8');
+  if (lineBytes + chunks.reduce((n, c) => n + c.length, 0) > maxBytes) return null;
+  const data = joinBytes([line, ...chunks]);
+  const body = data.subarray(lineBytes);
   const key = keyOffset(body, secret);
   if (key < 0) return null;
   body.fill(0x2a, key, key + Buffer.byteLength(secret, 'utf8'));
@@ -352,7 +347,7 @@ export async function storeMessages(
   // A claim named twice (a redelivered message handed out with its first copy) stores once.
   const once = [...new Map(taken.map((m) => [m.claim, m])).values()];
   if (once.length === 0) return { batches: 0, events: 0 };
-  await insertEventsText(
+  await insertEventsCopy(
     tx,
     once.flatMap((m) => m.copy),
   );
