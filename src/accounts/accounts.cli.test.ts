@@ -1,12 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSvc as run } from '../../test/helpers/cli.js';
+import { migratedDataDir } from '../../test/helpers/db.js';
 
 describe('svc user and svc keys', () => {
   it('create users, change plans and create keys', async () => {
-    const DATA_DIR = mkdtempSync(join(tmpdir(), 'svc-cli-accounts-'));
+    const DATA_DIR = await migratedDataDir('svc-cli-accounts-');
     const created = await run(
       [
         'user',
@@ -53,7 +51,7 @@ describe('svc user and svc keys', () => {
   });
 
   it('explain bad input with exit code 2 or 1', async () => {
-    const DATA_DIR = mkdtempSync(join(tmpdir(), 'svc-cli-accounts-'));
+    const DATA_DIR = await migratedDataDir('svc-cli-accounts-');
     expect(
       await run(['user', 'create', '--email', 'a@example.com', '--password', 'short'], { DATA_DIR }),
     ).toMatchObject({

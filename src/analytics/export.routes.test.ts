@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnalyticsTeam, analyticsTeam } from '../../test/helpers/analytics.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { runSvc } from '../../test/helpers/cli.js';
-import { freshPostgresDatabase, type TestDb, testEngines } from '../../test/helpers/db.js';
+import { freshPostgresDatabase, migratedDataDir, type TestDb, testEngines } from '../../test/helpers/db.js';
 import { postEvents } from '../../test/helpers/ingest.js';
 import { fixedClock } from '../clock.js';
 import { migrate, openPglite, openPostgres } from '../db/index.js';
@@ -332,15 +332,16 @@ describe.each(testEngines())('svc events export (%s)', (engine) => {
   let dir: string;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'svc-export-'));
     let testDb: TestDb;
     if (engine === 'pglite') {
-      // A database on disk that the CLI opens once the app has closed it.
+      // A migrated database on disk that the CLI opens once the app has closed it.
+      dir = await migratedDataDir('svc-export-');
       const db = await openPglite(join(dir, 'pg'));
       testDb = { db, url: undefined, dispose: () => db.close() };
       env = { DATA_DIR: dir };
       cleanup = async () => {};
     } else {
+      dir = mkdtempSync(join(tmpdir(), 'svc-export-'));
       const fresh = await freshPostgresDatabase();
       const db = await openPostgres(fresh.url, { max: 5 });
       testDb = { db, url: fresh.url, dispose: () => db.close() };

@@ -1,11 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { bearer, login, signedIn } from '../../test/helpers/auth.js';
 import { runSvc } from '../../test/helpers/cli.js';
-import { testEngines } from '../../test/helpers/db.js';
+import { migratedDataDir, testEngines } from '../../test/helpers/db.js';
 import {
   eventRow,
   ingestKey,
@@ -15,7 +13,7 @@ import {
   storedEvents,
 } from '../../test/helpers/ingest.js';
 import { systemClock } from '../clock.js';
-import { migrate, openPglite } from '../db/index.js';
+import { openPglite } from '../db/index.js';
 import { insertEvents, moveOutbox } from './ingest.repo.js';
 import { Partitions } from './partitions.js';
 import { OutboxQueue } from './queue.js';
@@ -218,10 +216,9 @@ describe.each(testEngines())('async ingest, countries and recent events (%s)', (
 
 describe('svc events tail', () => {
   it('prints the newest events of a team without payloads or whole player ids', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-events-'));
+    const dir = await migratedDataDir('svc-events-');
     const db = await openPglite(join(dir, 'pg'));
     try {
-      await migrate(db);
       const row = (n: number, team: number) =>
         eventRow(n, {
           team_id: team,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSvc } from '../../test/helpers/cli.js';
+import { migratedDataDir } from '../../test/helpers/db.js';
 import { openPglite } from '../db/index.js';
 
 // The commands run in this process on the simulated market shrunk from 5,000 games to 500
@@ -23,17 +24,20 @@ describe('svc backfill and svc collect', () => {
     }
     expect(await runSvc(['backfill'], { DATA_DIR: dataDir() })).toMatchObject({ code: 2 });
     expect(
-      await runSvc(['backfill', '--days', '3'], { DATA_DIR: dataDir(), PLATFORM_SOURCE: 'roblox' }),
+      await runSvc(['backfill', '--days', '3'], {
+        DATA_DIR: await migratedDataDir('svc-market-cli-'),
+        PLATFORM_SOURCE: 'roblox',
+      }),
     ).toMatchObject({
       code: 1,
       err: expect.stringContaining('The roblox source cannot produce past readings'),
     });
   });
 
-  // Budget: three opens of a file-backed PGlite (the first migrates it) around a 500-game backfill
-  // and a collection: ≈ 12 s while other test files share the 2 cores, hence twice the default.
+  // Budget: three opens of a file-backed PGlite around a 500-game backfill and a collection: ≈ 12 s
+  // while other test files share the 2 cores, hence twice the default.
   it('backfill writes history and the views; collect adds a reading', { timeout: 60_000 }, async () => {
-    const dir = dataDir();
+    const dir = await migratedDataDir('svc-market-cli-');
     const filled = await runSvc(['backfill', '--days', '1'], { ...SMALL, DATA_DIR: dir });
     expect(filled.code).toBe(0);
     expect(filled.out[0]).toMatch(

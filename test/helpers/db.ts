@@ -9,7 +9,10 @@
  * the files and applies any migration added since the template was made.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type Db,
   type Engine,
@@ -100,14 +103,36 @@ export async function emptyDb(engine: Engine): Promise<TestDb> {
 // One read of the PGlite template per test file (process), not per database.
 let pgliteTemplate: Promise<Blob> | undefined;
 
+/** The migrated PGlite template's tarball, or undefined when the run has none (or it went away). */
+function pgliteTarball(): Promise<Blob | undefined> {
+  const file = process.env[PGLITE_TEMPLATE_VARIABLE];
+  if (!file) return Promise.resolve(undefined);
+  pgliteTemplate ??= readFile(file).then((bytes) => new Blob([bytes]));
+  return pgliteTemplate.catch(() => undefined);
+}
+
+/**
+ * A new DATA_DIR (under the run's temporary directory, named `prefix…`) whose embedded database is
+ * already migrated, for tests of commands run on an installed svc: the template's copy on disk
+ * instead of initdb and every migration on the first open (cli.test.ts and migrate.test.ts test
+ * that first open itself). Without a template the directory is empty and svc migrates it.
+ */
+export async function migratedDataDir(prefix: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const tarball = await pgliteTarball();
+  if (tarball) {
+    const db = await openPglite(join(dir, 'pg'), { loadDataDir: tarball });
+    await migrate(db);
+    await db.close();
+  }
+  return dir;
+}
+
 /** A copy of the migrated template on `engine`, or undefined when there is none to copy. */
 async function templateCopy(engine: Engine): Promise<TestDb | undefined> {
   if (engine === 'pglite') {
-    const file = process.env[PGLITE_TEMPLATE_VARIABLE];
-    if (!file) return undefined;
-    pgliteTemplate ??= readFile(file).then((bytes) => new Blob([bytes]));
     // Gone (another run with other migrations swept it): migrate from scratch.
-    const tarball = await pgliteTemplate.catch(() => undefined);
+    const tarball = await pgliteTarball();
     if (!tarball) return undefined;
     const db = await openPglite(undefined, { loadDataDir: tarball });
     return { db, url: undefined, dispose: () => db.close() };

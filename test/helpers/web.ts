@@ -11,6 +11,7 @@ import { build } from 'vite';
 import { loadConfig } from '../../src/config.js';
 import { type RunningServer, startServer } from '../../src/main.js';
 import { LogCapture } from './app.js';
+import { migratedDataDir } from './db.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = new URL('../../', import.meta.url);
@@ -69,11 +70,14 @@ export async function startE2e(): Promise<E2e> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const webDir = join(dir, 'web');
   await buildWeb(webDir);
+  // Migrated already when the test run has a template (the first start's migrations are tested
+  // in cli.test.ts): what the server starts with is its demo accounts and the market's backfill.
+  const dataDir = await migratedDataDir('svc-e2e-data-');
   const logs = new LogCapture();
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
-    DATA_DIR: join(dir, 'data'),
+    DATA_DIR: dataDir,
     WEB_DIR: webDir,
     LOG_LEVEL: 'warn',
     // A smaller market than the default 5,000 games: the first backfill, the collections and the
@@ -91,7 +95,7 @@ export async function startE2e(): Promise<E2e> {
     await server.close();
     throw err;
   }
-  const demoPassword = readFileSync(join(dir, 'data', 'demo-password'), 'utf8').trim();
+  const demoPassword = readFileSync(join(dataDir, 'demo-password'), 'utf8').trim();
   const contexts: BrowserContext[] = [];
   return {
     server,
@@ -109,7 +113,9 @@ export async function startE2e(): Promise<E2e> {
         locale: 'en-US',
       });
       contexts.push(context);
-      return { context, page: await context.newPage() };
+      const page = await context.newPage();
+      trackRequests(page);
+      return { context, page };
     },
     async signIn(page, email, password = demoPassword) {
       const res = await page.request.post('/api/auth/login', {
@@ -124,21 +130,48 @@ export async function startE2e(): Promise<E2e> {
       await browser.close();
       await server.close('test done');
       rmSync(dir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** Waits until the page has drawn its data: no request in flight for a moment, no loading state,
- * and every chart drawn. */
+/** Requests each page has in flight, and when the last one started or ended (see `settle`). */
+const traffic = new WeakMap<Page, { inFlight: number; since: number }>();
+
+function trackRequests(page: Page): void {
+  const t = { inFlight: 0, since: performance.now() };
+  traffic.set(page, t);
+  const ended = () => {
+    t.inFlight -= 1;
+    t.since = performance.now();
+  };
+  page.on('request', () => {
+    t.inFlight += 1;
+    t.since = performance.now();
+  });
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+}
+
+/** How long a page must have had no request in flight to count as idle. Playwright's own
+ * 'networkidle' waits 500 ms, most of a page's check on a fast machine: the app asks for its data
+ * as it mounts, so a shorter quiet spell after <main> is there is enough. */
+const QUIET_MS = 150;
+
+/** Waits until the page has drawn its data: the app mounted (<main>), no request in flight for
+ * QUIET_MS, no loading state, and every chart drawn. At most 20 s, then the caller's assertions
+ * say what is missing. */
 export async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle').catch(() => {});
+  const t = traffic.get(page);
+  if (!t) await page.waitForLoadState('networkidle').catch(() => {});
   // Polled from here: page.waitForFunction builds its predicate with new Function inside the page,
   // which the page's CSP (no unsafe-eval) refuses; page.evaluate goes through the DevTools protocol.
-  const ready = `!document.querySelector('.state-loading') && [...document.querySelectorAll('.chart')].every((c) => c.dataset.drawn === 'true')`;
+  const ready = `!!document.querySelector('main') && !document.querySelector('.state-loading') && [...document.querySelectorAll('.chart')].every((c) => c.dataset.drawn === 'true')`;
   const until = Date.now() + 20_000;
   while (Date.now() < until) {
-    if (await page.evaluate(ready).catch(() => false)) return;
-    await page.waitForTimeout(100);
+    const idle = !t || (t.inFlight === 0 && performance.now() - t.since >= QUIET_MS);
+    if (idle && (await page.evaluate(ready).catch(() => false))) return;
+    await page.waitForTimeout(50);
   }
 }
 

@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runSvc } from '../../../test/helpers/cli.js';
-import { migratedDb, type TestDb } from '../../../test/helpers/db.js';
+import { migratedDataDir, migratedDb, type TestDb } from '../../../test/helpers/db.js';
 import {
   deliveryRows,
   enqueue,
@@ -13,7 +11,7 @@ import {
   testSecrets,
 } from '../../../test/helpers/delivery.js';
 import { fixedClock } from '../../clock.js';
-import { migrate, openPglite } from '../../db/index.js';
+import { openPglite } from '../../db/index.js';
 import { DEFAULT_ENTITLEMENTS } from '../../plans.js';
 import { createDelivery, type MailMessage, type MailTransport } from './index.js';
 
@@ -151,11 +149,10 @@ describe('alert e-mail', () => {
 
 describe('svc outbox', () => {
   it('prints the outbox mails newest first, and refuses a bad --limit', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-outbox-'));
+    const dir = await migratedDataDir('svc-outbox-');
     const db = await openPglite(join(dir, 'pg'));
     let email = '';
     try {
-      await migrate(db);
       const clock = fixedClock(T0);
       const delivery = createDelivery({
         db,
