@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LogCapture } from '../test/helpers/app.js';
+import { migratedDataDir } from '../test/helpers/db.js';
 import { loadConfig } from './config.js';
 import { closeOnSignals, type RunningServer, startServer } from './main.js';
 
@@ -43,7 +44,12 @@ describe('graceful shutdown', () => {
       release = r;
     });
     server = await startServer(
-      loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir(), LOG_LEVEL: 'info' }),
+      loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: await migratedDataDir('svc-main-'),
+        LOG_LEVEL: 'info',
+      }),
       {
         logStream: new LogCapture(),
         configure(app) {
