@@ -9,7 +9,7 @@
  * the files and applies any migration added since the template was made.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,11 +120,18 @@ function pgliteTarball(): Promise<Blob | undefined> {
 export async function migratedDataDir(prefix: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const tarball = await pgliteTarball();
-  if (tarball) {
-    const db = await openPglite(join(dir, 'pg'), { loadDataDir: tarball });
+  if (!tarball) return dir;
+  const db = await openPglite(join(dir, 'pg'), { loadDataDir: tarball });
+  try {
     await migrate(db);
+  } catch (err) {
+    // A migration file edited during the run: svc migrates the empty directory from the files.
+    if (!(err instanceof MigrationError)) throw err;
     await db.close();
+    rmSync(join(dir, 'pg'), { recursive: true, force: true });
+    return dir;
   }
+  await db.close();
   return dir;
 }
 
