@@ -103,45 +103,17 @@ export async function emptyDb(engine: Engine): Promise<TestDb> {
 // One read of the PGlite template per test file (process), not per database.
 let pgliteTemplate: Promise<Blob> | undefined;
 
-/** The migrated PGlite template's tarball, or undefined when the run has none (or it went away). */
-function pgliteTarball(): Promise<Blob | undefined> {
-  const file = process.env[PGLITE_TEMPLATE_VARIABLE];
-  if (!file) return Promise.resolve(undefined);
-  pgliteTemplate ??= readFile(file).then((bytes) => new Blob([bytes]));
-  return pgliteTemplate.catch(() => undefined);
-}
-
-/**
- * A new DATA_DIR (under the run's temporary directory, named `prefix…`) whose embedded database is
- * already migrated, for tests of commands run on an installed svc: the template's copy on disk
- * instead of initdb and every migration on the first open (cli.test.ts and migrate.test.ts test
- * that first open itself). Without a template the directory is empty and svc migrates it.
- */
-export async function migratedDataDir(prefix: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  const tarball = await pgliteTarball();
-  if (!tarball) return dir;
-  const db = await openPglite(join(dir, 'pg'), { loadDataDir: tarball });
-  try {
-    await migrate(db);
-  } catch (err) {
-    // A migration file edited during the run: svc migrates the empty directory from the files.
-    if (!(err instanceof MigrationError)) throw err;
-    await db.close();
-    rmSync(join(dir, 'pg'), { recursive: true, force: true });
-    return dir;
-  }
-  await db.close();
-  return dir;
-}
-
-/** A copy of the migrated template on `engine`, or undefined when there is none to copy. */
-async function templateCopy(engine: Engine): Promise<TestDb | undefined> {
+/** A copy of the migrated template on `engine` (on PGlite in memory, or in `dataDir` on disk), or
+ * undefined when there is none to copy. */
+async function templateCopy(engine: Engine, dataDir?: string): Promise<TestDb | undefined> {
   if (engine === 'pglite') {
+    const file = process.env[PGLITE_TEMPLATE_VARIABLE];
+    if (!file) return undefined;
+    pgliteTemplate ??= readFile(file).then((bytes) => new Blob([bytes]));
     // Gone (another run with other migrations swept it): migrate from scratch.
-    const tarball = await pgliteTarball();
+    const tarball = await pgliteTemplate.catch(() => undefined);
     if (!tarball) return undefined;
-    const db = await openPglite(undefined, { loadDataDir: tarball });
+    const db = await openPglite(dataDir, { loadDataDir: tarball });
     return { db, url: undefined, dispose: () => db.close() };
   }
   const template = process.env[PG_TEMPLATE_VARIABLE];
@@ -156,20 +128,43 @@ async function templateCopy(engine: Engine): Promise<TestDb | undefined> {
   return openPostgresTestDb(name);
 }
 
+/** templateCopy, migrated (a no-op unless a migration was added since the template was made), or
+ * undefined when there is no template or a migration file was edited during the run: it no longer
+ * matches the template's checksum, and the caller builds from the files as they are now. */
+async function migratedCopy(engine: Engine, dataDir?: string): Promise<TestDb | undefined> {
+  const copy = await templateCopy(engine, dataDir);
+  if (!copy) return undefined;
+  try {
+    await migrate(copy.db);
+    return copy;
+  } catch (err) {
+    await copy.dispose();
+    if (!(err instanceof MigrationError)) throw err;
+    return undefined;
+  }
+}
+
+/**
+ * A new DATA_DIR (under the run's temporary directory, named `prefix…`) whose embedded database is
+ * already migrated, for tests of commands run on an installed svc: the template's copy on disk
+ * instead of initdb and every migration on the first open (cli.test.ts, migrate.test.ts and the
+ * spawned `svc serve` of main.test.ts test that first open itself). Without a usable template the
+ * directory is empty and svc migrates it.
+ */
+export async function migratedDataDir(prefix: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const pg = join(dir, 'pg');
+  const copy = await migratedCopy('pglite', pg);
+  if (copy) await copy.dispose();
+  else rmSync(pg, { recursive: true, force: true });
+  return dir;
+}
+
 /** A database on `engine` with every real migration applied. */
 export async function migratedDb(engine: Engine = 'pglite'): Promise<TestDb> {
-  const copy = await templateCopy(engine);
-  if (copy) {
-    try {
-      await migrate(copy.db);
-      return copy;
-    } catch (err) {
-      await copy.dispose();
-      // A migration file edited during the run no longer matches the template's checksum: build
-      // this database from the files as they are now (migrate() below reports real errors).
-      if (!(err instanceof MigrationError)) throw err;
-    }
-  }
+  const copy = await migratedCopy(engine);
+  if (copy) return copy;
+  // migrate() reports real errors.
   const t = await emptyDb(engine);
   await migrate(t.db);
   return t;

@@ -71,7 +71,7 @@ export async function startE2e(): Promise<E2e> {
   const webDir = join(dir, 'web');
   await buildWeb(webDir);
   // Migrated already when the test run has a template (the first start's migrations are tested
-  // in cli.test.ts): what the server starts with is its demo accounts and the market's backfill.
+  // in cli.test.ts and main.test.ts): the server starts with its demo accounts and the backfill.
   const dataDir = await migratedDataDir('svc-e2e-data-');
   const logs = new LogCapture();
   const config = loadConfig({
